@@ -1,0 +1,119 @@
+/*
+ * Emulated Processor Aggregator Device (ACPI 6.x section 8.5) for tests.
+ *
+ * \_SB.PAD0 answers _PUR with the count in NCPU; MODE selects a malformed
+ * answer instead. _OST records its arguments for the guest to read back.
+ * The guest drives it through the ACPICA debugger (acpidbg):
+ *   execute \_SB.PAD0.SETM <mode>    choose the _PUR answer (see _PUR)
+ *   execute \_SB.PAD0.SETN <count>   set the count and Notify(PAD0, 0x80)
+ *   execute \_SB.PAD0.NTFY <value>   Notify(PAD0, value)
+ *   evaluate \_SB.PAD0.GOST          Package {calls, Arg0, Arg1, idled}
+ * Build with NO_OST defined (iasl -D NO_OST) for firmware without _OST.
+ */
+DefinitionBlock ("pad.aml", "SSDT", 2, "PADTST", "PAD", 0x00000001)
+{
+	Scope (\_SB)
+	{
+		Device (PAD0)
+		{
+			Name (_HID, "ACPI000C")
+			Name (_UID, Zero)
+			Name (NCPU, Zero)
+			Name (MODE, Zero)
+			Name (OSTC, Zero)
+			Name (OST0, Ones)
+			Name (OST1, Ones)
+			Name (OST2, Ones)
+
+			/*
+			 * The answer _PUR gives for MODE. Built here rather than in
+			 * _PUR so that iasl does not reject the malformed ones.
+			 */
+			Method (PURA, 1, Serialized)
+			{
+				Local0 = Package (0x02) { One, Zero }
+				Local0 [One] = NCPU
+				Switch (ToInteger (Arg0))
+				{
+					Case (One)	/* revision 2 */
+					{
+						Local0 [Zero] = 0x02
+					}
+					Case (0x02)	/* three elements */
+					{
+						Local0 = Package (0x03) { One, Zero, Zero }
+						Local0 [One] = NCPU
+						Local0 [0x02] = NCPU
+					}
+					Case (0x03)	/* one element */
+					{
+						Local0 = Package (0x01) { One }
+					}
+					Case (0x04)	/* count is a String */
+					{
+						Local0 [One] = "2"
+					}
+					Case (0x05)	/* revision is a String */
+					{
+						Local0 [Zero] = "1"
+					}
+					Case (0x06)	/* not a Package */
+					{
+						Local0 = NCPU
+					}
+					Case (0x07)	/* count is a Buffer */
+					{
+						Local0 [One] = Buffer (0x04) { 0x02 }
+					}
+					Case (0x08)	/* the method faults: divide by zero */
+					{
+						Local1 = Zero
+						Local0 [One] = (NCPU / Local1)
+					}
+					Case (0x09)	/* count that needs 64 bits (64-bit DSDT only) */
+					{
+						Local0 [One] = 0x0000000100000002
+					}
+				}
+				Return (Local0)
+			}
+
+			Method (_PUR, 0, Serialized)
+			{
+				Return (PURA (MODE))
+			}
+
+#ifndef NO_OST
+			Method (_OST, 3, Serialized)
+			{
+				CreateDWordField (Arg2, Zero, IDLD)
+				OST0 = Arg0
+				OST1 = Arg1
+				OST2 = IDLD
+				OSTC++
+			}
+#endif
+
+			Method (SETM, 1, Serialized)
+			{
+				MODE = Arg0
+			}
+
+			Method (SETN, 1, Serialized)
+			{
+				NCPU = Arg0
+				Notify (PAD0, 0x80)
+			}
+
+			Method (NTFY, 1, Serialized)
+			{
+				Notify (PAD0, Arg0)
+			}
+
+			Method (GOST, 0, Serialized)
+			{
+				Return (Package (0x04) { OSTC, OST0, OST1, OST2 })
+			}
+		}
+	}
+}

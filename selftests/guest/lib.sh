@@ -1,0 +1,136 @@
+# Helpers for the guest jobs: TAP output, the PAD device, the emulated firmware.
+# Sourced by the scripts in jobs/.
+
+_tap_n=0
+_tap_fail=0
+
+tap_plan() { echo "1..$1"; }
+tap_ok() { _tap_n=$((_tap_n + 1)); echo "ok $_tap_n $*"; }
+tap_fail() { _tap_n=$((_tap_n + 1)); _tap_fail=$((_tap_fail + 1)); echo "not ok $_tap_n $*"; }
+tap_skip() { _tap_n=$((_tap_n + 1)); echo "ok $_tap_n # SKIP $*"; }
+# tap_check DESC CMD...: one TAP line for whether CMD succeeds.
+tap_check() {
+	desc=$1
+	shift
+	if "$@"; then tap_ok "$desc"; else tap_fail "$desc"; fi
+}
+tap_done() { [ "$_tap_fail" -eq 0 ]; }
+diag() { echo "# $*"; }
+
+# The bound PAD device's sysfs directory (empty when none).
+pad_dev() {
+	for d in /sys/bus/platform/drivers/processor_aggregator/ACPI000C:*; do
+		[ -e "$d/idlecpus" ] && { echo "$d"; return 0; }
+	done
+	return 1
+}
+
+pad_load() { modprobe acpi_pad && pad_dev >/dev/null; }
+
+# Number of CPUs in a hex cpumask such as "0000000c" or "00000000,0000000c".
+mask_weight() {
+	hex=$(echo "$1" | tr -d ',\n')
+	n=0
+	while [ -n "$hex" ]; do
+		d=${hex%"${hex#?}"}
+		hex=${hex#?}
+		case $d in
+		0) ;; 1|2|4|8) n=$((n + 1)) ;; 3|5|6|9|a|A|c|C) n=$((n + 2)) ;;
+		7|b|B|d|D|e|E) n=$((n + 3)) ;; f|F) n=$((n + 4)) ;;
+		esac
+	done
+	echo "$n"
+}
+
+# The CPUs in a hex cpumask, as a space-separated list.
+mask_cpus() {
+	hex=$(echo "$1" | tr -d ',\n')
+	cpu=$((${#hex} * 4 - 1))
+	out=""
+	while [ -n "$hex" ]; do
+		d=$((0x${hex%"${hex#?}"}))
+		hex=${hex#?}
+		for bit in 8 4 2 1; do
+			[ $((d & bit)) -ne 0 ] && out="$cpu $out"
+			cpu=$((cpu - 1))
+		done
+	done
+	echo $out
+}
+
+idle_mask() { cat "$(pad_dev)/idlecpus"; }
+idle_count() { mask_weight "$(idle_mask)"; }
+
+# Firmware side, through the ACPICA debugger. Arguments are hex.
+fw() { acpidbg -b "$*" 2>&1; }
+fw_mode() { fw "execute \\_SB.PAD0.SETM $(printf %x "$1")" >/dev/null; }
+fw_notify() { fw "execute \\_SB.PAD0.NTFY $(printf %x "$1")" >/dev/null; }
+
+# What _OST last received: "calls arg0 arg1 idled" in decimal.
+fw_ost() {
+	fw 'evaluate \_SB.PAD0.GOST' >/tmp/gost.out
+	dmesg | tail -n 20 >>/tmp/gost.out
+	vals=$(sed -n 's/.*\[Integer\] = \(0x\)\{0,1\}\([0-9A-Fa-f]*\).*/\2/p' /tmp/gost.out | tail -n 4)
+	set -- $vals
+	[ $# -eq 4 ] || return 1
+	echo "$((0x$1)) $((0x$2)) $((0x$3)) $((0x$4))"
+}
+
+# fw_request COUNT: _PUR will answer COUNT, Notify(PAD0, 0x80), then wait
+# (bounded) until _OST has been called once more. Prints fw_ost's answer.
+fw_request() {
+	before=$(fw_ost | cut -d' ' -f1)
+	fw "execute \\_SB.PAD0.SETN $(printf %x "$1")" >/dev/null
+	i=0
+	while [ $i -lt 100 ]; do
+		now=$(fw_ost) && [ "${now%% *}" -gt "${before:-0}" ] && { echo "$now"; return 0; }
+		sleep 0.1
+		i=$((i + 1))
+	done
+	return 1
+}
+
+# Kernel reports a test must never cause (ACPICA's own warnings are allowed).
+dmesg_clean() {
+	! dmesg | grep -E 'WARNING:|BUG:|Oops|general protection|possible .*locking|lockdep|INFO: task .* blocked|rcu: INFO|UBSAN|KASAN|Call Trace' >&2
+}
+
+# cpu_shares SECS CPU...: run a busy loop pinned to each CPU at once for SECS
+# seconds and print "CPU PERCENT" lines: the share of its CPU each loop got,
+# from its own CPU time (utime + stime in /proc/PID/stat, in USER_HZ = 100
+# ticks per second, scaled from the precise runtime) over wall time.
+cpu_shares() {
+	secs=$1
+	shift
+	pids=""
+	for cpu in "$@"; do
+		taskset -c "$cpu" sh -c 'while :; do :; done' &
+		pids="$pids $!"
+	done
+	sleep 0.2
+	t0=$(cut -d' ' -f1 /proc/uptime)
+	c0=""
+	for pid in $pids; do c0="$c0 $(awk '{print $14 + $15}' "/proc/$pid/stat")"; done
+	sleep "$secs"
+	c1=""
+	for pid in $pids; do c1="$c1 $(awk '{print $14 + $15}' "/proc/$pid/stat")"; done
+	t1=$(cut -d' ' -f1 /proc/uptime)
+	kill $pids
+	wait $pids 2>/dev/null
+	echo "$* | $c0 | $c1" | awk -v t0="$t0" -v t1="$t1" -F'|' '{
+		n = split($1, cpu, " "); split($2, a, " "); split($3, b, " ")
+		for (i = 1; i <= n; i++)
+			printf "%s %d\n", cpu[i], (b[i] - a[i]) / (t1 - t0) + 0.5
+	}'
+}
+
+# share_of CPU SHARES: the percentage for CPU in cpu_shares' output.
+share_of() { echo "$2" | awk -v c="$1" '$1 == c { print $2 }'; }
+
+# All online CPUs, space-separated.
+online_cpus() {
+	for d in /sys/devices/system/cpu/cpu[0-9]*; do
+		c=${d##*cpu}
+		[ ! -e "$d/online" ] || [ "$(cat "$d/online")" = 1 ] && echo "$c"
+	done | sort -n | tr '\n' ' '
+}
