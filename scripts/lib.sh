@@ -119,3 +119,37 @@ kvm_usable() {
 	fi
 	[[ $(cat "$mark") == yes ]]
 }
+
+# configure SRC OBJ [MAKE_ARGS...] -- FRAGMENT...: tinyconfig, then merge the
+# fragments with merge_config.sh, then olddefconfig.
+configure() {
+	local src=$1 obj=$2 margs=() frags
+	shift 2
+	while [[ $1 != -- ]]; do margs+=("$1"); shift; done
+	shift
+	frags=("$@")
+	mkdir -p "$obj"
+	make -s -C "$src" O="$obj" "${margs[@]}" tinyconfig >/dev/null
+	(cd "$obj" && "$src/scripts/kconfig/merge_config.sh" -m -O "$obj" "$obj/.config" \
+		"${frags[@]}" >/dev/null)
+	make -s -C "$src" O="$obj" "${margs[@]}" olddefconfig >/dev/null
+}
+
+# check_config CONFIG FRAGMENT...: fail when an option a fragment requests is
+# not in CONFIG (Kconfig silently drops options with unmet dependencies).
+check_config() {
+	local cfg=$1 frag line opt bad=0
+	shift
+	for frag in "$@"; do
+		while read -r line; do
+			case $line in
+			CONFIG_*=*)
+				grep -qxF "$line" "$cfg" || { log "missing: $line (${frag##*/})"; bad=1; } ;;
+			"# CONFIG_"*" is not set")
+				opt=${line#\# }; opt=${opt%% *}
+				! grep -q "^$opt=" "$cfg" || { log "not unset: $opt (${frag##*/})"; bad=1; } ;;
+			esac
+		done <"$frag"
+	done
+	((bad == 0)) || die "kernel config is missing requested options (unmet dependencies?)"
+}
