@@ -4,7 +4,7 @@
  * \_SB.PAD0 answers _PUR with the count in NCPU; MODE selects a malformed
  * answer instead. _OST records its arguments for the guest to read back.
  * The guest drives it through the ACPICA debugger (acpidbg):
- *   execute \_SB.PAD0.SETM <mode>    choose the _PUR answer (see _PUR)
+ *   execute \_SB.PAD0.SETM <mode>    choose the _PUR answer (see PURA)
  *   execute \_SB.PAD0.SETN <count>   set the count and Notify(PAD0, 0x80)
  *   execute \_SB.PAD0.NTFY <value>   Notify(PAD0, value)
  *   evaluate \_SB.PAD0.GOST          Package {calls, Arg0, Arg1, idled}
@@ -73,6 +73,10 @@ DefinitionBlock ("pad.aml", "SSDT", 2, "PADTST", "PAD", 0x00000001)
 					Case (0x09)	/* count that needs 64 bits (64-bit DSDT only) */
 					{
 						Local0 [One] = 0x0000000100000002
+					}
+					Case (0x0A)	/* count is Ones: 0xFFFFFFFF in a 32-bit namespace */
+					{
+						Local0 [One] = Ones
 					}
 				}
 				Return (Local0)

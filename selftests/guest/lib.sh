@@ -65,11 +65,15 @@ fw() { acpidbg -b "$*" 2>&1; }
 fw_mode() { fw "execute \\_SB.PAD0.SETM $(printf %x "$1")" >/dev/null; }
 fw_notify() { fw "execute \\_SB.PAD0.NTFY $(printf %x "$1")" >/dev/null; }
 
-# What _OST last received: "calls arg0 arg1 idled" in decimal.
+# What _OST last received: "calls arg0 arg1 idled" in decimal. After an AML
+# fault the debugger prints results to the kernel log instead of stdout:
+# then the last GOST result in the log is the answer.
 fw_ost() {
 	fw 'evaluate \_SB.PAD0.GOST' >/tmp/gost.out
-	dmesg | tail -n 20 >>/tmp/gost.out
-	vals=$(sed -n 's/.*\[Integer\] = \(0x\)\{0,1\}\([0-9A-Fa-f]*\).*/\2/p' /tmp/gost.out | tail -n 4)
+	grep -q 'GOST returned' /tmp/gost.out || dmesg >/tmp/gost.out
+	vals=$(awk '/GOST returned/ { n = 0; v = "" }
+		/\[Integer\] = / && n < 4 { sub(/.*\[Integer\] = /, ""); v = v " " $1; n++ }
+		END { print v }' /tmp/gost.out)
 	set -- $vals
 	[ $# -eq 4 ] || return 1
 	echo "$((0x$1)) $((0x$2)) $((0x$3)) $((0x$4))"
