@@ -6,7 +6,7 @@
  * The guest drives it through the ACPICA debugger (acpidbg):
  *   execute \_SB.PAD0.SETM <mode>    choose the _PUR answer (see PURA)
  *   execute \_SB.PAD0.SETN <count>   set the count and Notify(PAD0, 0x80)
- *   execute \_SB.PAD0.NTFY <value>   Notify(PAD0, value)
+ *   execute \_SB.PAD0.NT81          Notify(PAD0, 0x81); NT90 likewise
  *   evaluate \_SB.PAD0.GOST          Package {calls, Arg0, Arg1, idled}
  * Build with NO_OST defined (iasl -D NO_OST) for firmware without _OST.
  */
@@ -109,9 +109,14 @@ DefinitionBlock ("pad.aml", "SSDT", 2, "PADTST", "PAD", 0x00000001)
 				Notify (PAD0, 0x80)
 			}
 
-			Method (NTFY, 1, Serialized)
+			Method (NT81, 0, Serialized)
 			{
-				Notify (PAD0, Arg0)
+				Notify (PAD0, 0x81)
+			}
+
+			Method (NT90, 0, Serialized)
+			{
+				Notify (PAD0, 0x90)
 			}
 
 			Method (GOST, 0, Serialized)

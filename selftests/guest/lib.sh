@@ -63,7 +63,8 @@ idle_count() { mask_weight "$(idle_mask)"; }
 # Firmware side, through the ACPICA debugger. Arguments are hex.
 fw() { acpidbg -b "$*" 2>&1; }
 fw_mode() { fw "execute \\_SB.PAD0.SETM $(printf %x "$1")" >/dev/null; }
-fw_notify() { fw "execute \\_SB.PAD0.NTFY $(printf %x "$1")" >/dev/null; }
+# fw_notify 81 or 90: Notify(PAD0, 0x81 or 0x90).
+fw_notify() { fw "execute \\_SB.PAD0.NT$1" >/dev/null; }
 
 # What _OST last received: "calls arg0 arg1 idled" in decimal. After an AML
 # fault the debugger prints results to the kernel log instead of stdout:

@@ -73,8 +73,8 @@ malformed 9 "64-bit count in a 32-bit namespace: loads as 2" 0 2
 fw_request 1 >/dev/null
 calls=$(fw_ost | cut -d' ' -f1)
 mask=$(idle_mask)
-fw_notify 0x81
-fw_notify 0x90
+fw_notify 81
+fw_notify 90
 sleep 1
 tap_check "notify 0x81 and 0x90: _OST not called" [ "$(fw_ost | cut -d' ' -f1)" = "$calls" ]
 tap_check "notify 0x81 and 0x90: idlecpus unchanged" [ "$(idle_mask)" = "$mask" ]
