@@ -28,7 +28,8 @@ PAD_EMAIL="acpi-pad@example.invalid"
 PAD_PACKAGES=(
 	acpica-tools bc bison build-essential busybox-static ccache clang-16
 	coreutils cpio flex gcc-aarch64-linux-gnu git kmod libelf-dev
-	libssl-dev linux-source-6.12 lld-16 llvm-16 perl python3
+	libssl-dev linux-source-6.12 lld-16 llvm-16 perl python3 python3-git
+	python3-ply
 	qemu-system-x86 rsync sparse xz-utils
 )
 

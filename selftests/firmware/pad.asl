@@ -74,7 +74,7 @@ DefinitionBlock ("pad.aml", "SSDT", 2, "PADTST", "PAD", 0x00000001)
 					{
 						Local0 [One] = 0x0000000100000002
 					}
-					Case (0x0A)	/* count is Ones: 0xFFFFFFFF in a 32-bit namespace */
+					Case (0x10)	/* count is Ones: 0xFFFFFFFF in a 32-bit namespace */
 					{
 						Local0 [One] = Ones
 					}
