@@ -61,7 +61,8 @@ idle_mask() { cat "$(pad_dev)/idlecpus"; }
 idle_count() { mask_weight "$(idle_mask)"; }
 
 # Firmware side, through the ACPICA debugger. Arguments are hex.
-fw() { acpidbg -b "$*" 2>&1; }
+# Each call is bounded: the debugger sometimes never returns after an AML fault.
+fw() { timeout 10 acpidbg -b "$*" 2>&1; }
 fw_mode() { fw "execute \\_SB.PAD0.SETM $(printf %x "$1")" >/dev/null; }
 # fw_notify 81 or 90: Notify(PAD0, 0x81 or 0x90).
 fw_notify() { fw "execute \\_SB.PAD0.NT$1" >/dev/null; }
