@@ -60,10 +60,11 @@ mask_cpus() {
 idle_mask() { cat "$(pad_dev)/idlecpus"; }
 idle_count() { mask_weight "$(idle_mask)"; }
 
-# Firmware side, through the ACPICA debugger. Arguments are hex.
+# Firmware side, through the ACPICA debugger. Method arguments are taken as
+# decimal here ("execute SETM 10" passes 10, not 0x10: measured).
 # Each call is bounded: the debugger sometimes never returns after an AML fault.
 fw() { timeout 10 acpidbg -b "$*" 2>&1; }
-fw_mode() { fw "execute \\_SB.PAD0.SETM $(printf %x "$1")" >/dev/null; }
+fw_mode() { fw "execute \\_SB.PAD0.SETM $1" >/dev/null; }
 # fw_notify 81 or 90: Notify(PAD0, 0x81 or 0x90).
 fw_notify() { fw "execute \\_SB.PAD0.NT$1" >/dev/null; }
 
@@ -85,7 +86,7 @@ fw_ost() {
 # (bounded) until _OST has been called once more. Prints fw_ost's answer.
 fw_request() {
 	before=$(fw_ost | cut -d' ' -f1)
-	fw "execute \\_SB.PAD0.SETN $(printf %x "$1")" >/dev/null
+	fw "execute \\_SB.PAD0.SETN $1" >/dev/null
 	i=0
 	while [ $i -lt 100 ]; do
 		now=$(fw_ost) && [ "${now%% *}" -gt "${before:-0}" ] && { echo "$now"; return 0; }

@@ -42,7 +42,7 @@ expect "count 2" 2 0 2
 expect "count = idleable CPUs ($idleable)" $idleable 0 $idleable
 expect "count = all CPUs ($ncpus): the boot CPU stays" $ncpus 0 $idleable
 expect "count 64: more than exist" 64 0 $idleable
-fw_mode 16	# SETM takes hex digits: "10"
+fw_mode 16
 expect "count Ones (0xffffffff)" 1 0 $idleable
 fw_mode 0
 expect "count 0 again" 0 0 0
