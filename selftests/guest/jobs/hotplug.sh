@@ -19,7 +19,8 @@ wait_mask() {
 	return 1
 }
 weight_is() { [ "$(mask_weight "$2")" = "$1" ]; }
-lacks() { case " $(mask_cpus "$2") " in *" $1 "*) return 1 ;; esac; weight_is "$3" "$2"; }
+# lacks CPU N MASK: CPU is not in MASK, which has N CPUs.
+lacks() { case " $(mask_cpus "$3") " in *" $1 "*) return 1 ;; esac; weight_is "$2" "$3"; }
 
 set -- $(fw_request 1)
 first=$(mask_cpus "$(idle_mask)")
