@@ -64,9 +64,19 @@ idle_count() { mask_weight "$(idle_mask)"; }
 # decimal here ("execute SETM 10" passes 10, not 0x10: measured).
 # Each call is bounded: the debugger sometimes never returns after an AML fault.
 fw() { timeout 10 acpidbg -b "$*" 2>&1; }
-fw_mode() { fw "execute \\_SB.PAD0.SETM $1" >/dev/null; }
+# fw_exec METHOD [ARG]: execute a PAD0 method; a debugger call that timed out
+# or lost its answer is retried (at most 3 times): the tool, not the driver.
+fw_exec() {
+	i=0
+	while [ $i -lt 3 ]; do
+		fw "execute \\_SB.PAD0.$*" | grep -q 'returned object' && return 0
+		i=$((i + 1))
+	done
+	return 1
+}
+fw_mode() { fw_exec SETM "$1"; }
 # fw_notify 81 or 90: Notify(PAD0, 0x81 or 0x90).
-fw_notify() { fw "execute \\_SB.PAD0.NT$1" >/dev/null; }
+fw_notify() { fw_exec "NT$1"; }
 
 # What _OST last received: "calls arg0 arg1 idled" in decimal. After an AML
 # fault the debugger prints results to the kernel log instead of stdout:
@@ -86,7 +96,7 @@ fw_ost() {
 # (bounded) until _OST has been called once more. Prints fw_ost's answer.
 fw_request() {
 	before=$(fw_ost | cut -d' ' -f1)
-	fw "execute \\_SB.PAD0.SETN $1" >/dev/null
+	fw_exec SETN "$1"
 	i=0
 	while [ $i -lt 100 ]; do
 		now=$(fw_ost) && [ "${now%% *}" -gt "${before:-0}" ] && { echo "$now"; return 0; }
