@@ -25,11 +25,11 @@ for round in 1 2 3; do
 	cpu=$(force_one)
 	s=$(share "$cpu")
 	tap_check "round $round: CPU $cpu forced, busy task gets $s% (< 65)" \
-		[ -n "$cpu" ] && [ "${s:-100}" -lt 65 ]
+		[ -n "$cpu" -a "${s:-100}" -lt 65 ]
 	echo "$name" >"$drv/unbind"
 	s=$(share "$cpu")
 	tap_check "round $round: unbind stops the injection, CPU $cpu gives $s% (> 85)" \
-		[ -z "$(pad_dev)" ] && [ "${s:-0}" -gt 85 ]
+		[ -z "$(pad_dev)" -a "${s:-0}" -gt 85 ]
 	before=$(ost_calls)
 	fw_exec SETN 2 >/dev/null
 	sleep 1
@@ -37,7 +37,7 @@ for round in 1 2 3; do
 	echo "$name" >"$drv/bind"
 	set -- $(fw_request 2)
 	tap_check "round $round: bound again, firmware asks 2: _OST(0x80, 0, 2)" \
-		[ "$2 $3 $4" = "128 0 2" ] && [ "$(idle_count)" = 2 ]
+		[ "$2 $3 $4" = "128 0 2" -a "$(idle_count)" = 2 ]
 	set -- $(fw_request 0)
 	tap_check "round $round: firmware asks 0: _OST(0x80, 0, 0)" [ "$2 $3 $4" = "128 0 0" ]
 done
@@ -63,7 +63,7 @@ done
 dev=$(pad_dev)
 set -- $(fw_request 1)
 tap_check "after racing unbinds: firmware asks 1: _OST(0x80, 0, 1)" \
-	[ "$2 $3 $4" = "128 0 1" ] && [ "$(idle_count)" = 1 ]
+	[ "$2 $3 $4" = "128 0 1" -a "$(idle_count)" = 1 ]
 echo 0 >"$dev/idlecpus"
 tap_check "rmmod acpi_pad" rmmod acpi_pad
 tap_check "no warning, oops or lockdep report in the kernel log" dmesg_clean
