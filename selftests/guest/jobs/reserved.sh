@@ -1,0 +1,36 @@
+# The CPU kept running is the first online CPU that does scheduler and
+# timer housekeeping. Booted with isolcpus=0 (CPU 0 out of the scheduler
+# domains), that is CPU 1; when it goes offline the next housekeeping CPU
+# takes its role and must leave the forced set, and when it comes back the
+# set grows again. CPU 0, isolated, is used like any other CPU.
+. /pad/lib.sh
+grep -q 'isolcpus=0' /proc/cmdline || { echo "# SKIP boot with isolcpus=0"; exit 4; }
+[ -w /sys/devices/system/cpu/cpu1/online ] && [ "$(online_cpus | wc -w)" -ge 4 ] ||
+	{ echo "# SKIP need 4 CPUs and CPU hotplug"; exit 4; }
+modprobe acpi_pad && dev=$(pad_dev) || { tap_fail "acpi_pad binds"; exit 1; }
+echo 99 >"$dev/rrtime"
+
+# wait_cpus LIST: poll (bounded, 5 s) until the forced CPUs are LIST.
+wait_cpus() {
+	i=0
+	while [ $i -lt 50 ]; do
+		[ "$(mask_cpus "$(idle_mask)")" = "$1" ] && return 0
+		sleep 0.1
+		i=$((i + 1))
+	done
+	diag "forced: $(mask_cpus "$(idle_mask)"), want: $1"
+	return 1
+}
+
+echo 4 >"$dev/idlecpus"
+tap_check "idlecpus=4 with isolcpus=0: CPUs 0 2 3 forced, CPU 1 kept" wait_cpus "0 2 3"
+echo 0 >/sys/devices/system/cpu/cpu1/online
+tap_check "CPU 1 offline: CPU 2 is kept instead, CPUs 0 3 forced" wait_cpus "0 3"
+echo 1 >/sys/devices/system/cpu/cpu1/online
+tap_check "CPU 1 online: kept again, CPUs 0 2 3 forced" wait_cpus "0 2 3"
+set -- $(fw_request 2)
+tap_check "firmware asks 2: _OST(0x80, 0, 2), CPU 1 not forced" \
+	[ "$2 $3 $4" = "128 0 2" -a -z "$(mask_cpus "$(idle_mask)" | grep -w 1)" ]
+echo 0 >"$dev/idlecpus"
+tap_check "no warning, oops or lockdep report in the kernel log" dmesg_clean
+tap_done
