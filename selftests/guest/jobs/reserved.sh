@@ -9,6 +9,10 @@ grep -q 'isolcpus=0' /proc/cmdline || { echo "# SKIP boot with isolcpus=0"; exit
 	{ echo "# SKIP need 4 CPUs and CPU hotplug"; exit 4; }
 modprobe acpi_pad && dev=$(pad_dev) || { tap_fail "acpi_pad binds"; exit 1; }
 echo 99 >"$dev/rrtime"
+# CPU 0 will be forced: move this job to CPU 1 (the kernel moves it on when
+# CPU 1 goes offline), and let forced CPUs run 90% of the time anyway.
+taskset -p 2 $$ >/dev/null
+echo 90 >"$dev/idlepct"
 
 # wait_cpus LIST: poll (bounded, 5 s) until the forced CPUs are LIST.
 wait_cpus() {
