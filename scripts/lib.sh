@@ -154,3 +154,34 @@ check_config() {
 	done
 	((bad == 0)) || die "kernel config is missing requested options (unmet dependencies?)"
 }
+
+# dsdt64_initrd NAME: print the path of build NAME's initramfs with, in front
+# of it, an uncompressed cpio holding kernel/firmware/acpi/dsdt.aml: QEMU's
+# DSDT for the default guest, with revision 2 (64-bit AML Integers) and a
+# higher OEM revision, so that the kernel's initrd table upgrade replaces it.
+dsdt64_initrd() {
+	local name=$1 b=$OUT/$1 dat=$OUT/aml/dsdt-q35.dat t
+	mkdir -p "$OUT/aml"
+	if [[ ! -s $dat ]]; then
+		"$REPO/scripts/vm" -n "$name" -t 120 dsdt >/dev/null 2>&1 || true
+		sed -n '/^DSDT-BEGIN$/,/^DSDT-END$/{//!p}' "$b/dsdt.log" | base64 -d >"$dat" ||
+			die "could not read the DSDT from the guest (see $b/dsdt.log)"
+	fi
+	t=$(mktemp -d)
+	mkdir -p "$t/kernel/firmware/acpi"
+	python3 - "$dat" "$t/kernel/firmware/acpi/dsdt.aml" <<'PY'
+import sys
+d = bytearray(open(sys.argv[1], 'rb').read())
+assert d[:4] == b'DSDT' and int.from_bytes(d[4:8], 'little') == len(d), 'not a DSDT'
+d[8] = 2                                         # revision: 64-bit Integers
+oem = int.from_bytes(d[24:28], 'little') + 1     # upgrade needs a newer one
+d[24:28] = oem.to_bytes(4, 'little')
+d[9] = 0
+d[9] = -sum(d) & 0xff                            # checksum
+open(sys.argv[2], 'wb').write(d)
+PY
+	(cd "$t" && find kernel | LC_ALL=C sort | cpio -o -H newc --quiet) >"$b/dsdt64.cpio"
+	rm -rf "$t"
+	cat "$b/dsdt64.cpio" "$b/initramfs.cpio" >"$b/initramfs-dsdt64.cpio"
+	printf '%s\n' "$b/initramfs-dsdt64.cpio"
+}

@@ -123,33 +123,19 @@ dmesg_clean() {
 	' >&2
 }
 
-# cpu_shares SECS CPU...: run a busy loop pinned to each CPU at once for SECS
-# seconds and print "CPU PERCENT" lines: the share of its CPU each loop got,
-# from its own CPU time (utime + stime in /proc/PID/stat, in USER_HZ = 100
-# ticks per second, scaled from the precise runtime) over wall time.
+# cpu_shares SECS CPU...: run a busy task pinned to each CPU at once for SECS
+# seconds and print "CPU PERCENT" lines: the share of its CPU each task got,
+# from its own CPU time over wall time (padbench).
 cpu_shares() {
 	secs=$1
 	shift
-	pids=""
 	for cpu in "$@"; do
-		taskset -c "$cpu" sh -c 'while :; do :; done' &
-		pids="$pids $!"
+		padbench busy "$cpu" "$secs" >"/tmp/share.$cpu" &
 	done
-	sleep 0.2
-	t0=$(cut -d' ' -f1 /proc/uptime)
-	c0=""
-	for pid in $pids; do c0="$c0 $(awk '{print $14 + $15}' "/proc/$pid/stat")"; done
-	sleep "$secs"
-	c1=""
-	for pid in $pids; do c1="$c1 $(awk '{print $14 + $15}' "/proc/$pid/stat")"; done
-	t1=$(cut -d' ' -f1 /proc/uptime)
-	kill $pids
-	wait $pids 2>/dev/null
-	echo "$* | $c0 | $c1" | awk -v t0="$t0" -v t1="$t1" -F'|' '{
-		n = split($1, cpu, " "); split($2, a, " "); split($3, b, " ")
-		for (i = 1; i <= n; i++)
-			printf "%s %d\n", cpu[i], (b[i] - a[i]) / (t1 - t0) + 0.5
-	}'
+	wait
+	for cpu in "$@"; do
+		awk -v c="$cpu" -F'[= ]' '{ printf "%s %d\n", c, $2 * 100 + 0.5 }' "/tmp/share.$cpu"
+	done
 }
 
 # share_of CPU SHARES: the percentage for CPU in cpu_shares' output.

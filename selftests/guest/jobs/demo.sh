@@ -5,15 +5,16 @@ n=$(sed -n 's/.*padcount=\([0-9]*\).*/\1/p' /proc/cmdline)
 n=${n:-2}
 rc=0
 
+# One CPU at a time: with a busy vCPU per host core, QEMU's timing (not the
+# driver) would decide what the tasks get.
 show_shares() {
-	shares=$(cpu_shares 3 $(online_cpus))
 	mask=$(idle_mask)
 	forced=" $(mask_cpus "$mask") "
 	printf '   %-4s %-8s %s\n' CPU forced "busy task got"
 	for cpu in $(online_cpus); do
 		f=no
 		case $forced in *" $cpu "*) f=yes ;; esac
-		printf '   %-4s %-8s %3s%%\n' "$cpu" "$f" "$(share_of "$cpu" "$shares")"
+		printf '   %-4s %-8s %3s%%\n' "$cpu" "$f" "$(share_of "$cpu" "$(cpu_shares 2 "$cpu")")"
 	done
 }
 
@@ -22,7 +23,8 @@ modprobe acpi_pad || exit 1
 dev=$(pad_dev) || { echo "no ACPI000C device bound to processor_aggregator"; exit 1; }
 echo "   bound: $dev"
 echo "   CPUs online: $(online_cpus)(SMT pairs: $(cat /sys/devices/system/cpu/cpu*/topology/thread_siblings_list | sort -u | tr '\n' ' '))"
-echo "   idlepct=$(cat "$dev/idlepct") (a forced CPU runs tasks $(cat "$dev/idlepct")% of each period) rrtime=$(cat "$dev/rrtime")s"
+echo "   idlepct=$(cat "$dev/idlepct") (a forced CPU runs tasks $(cat "$dev/idlepct")% of each period, plus what the" \
+	"scheduler's fair server grants: 50 ms a second) rrtime=$(cat "$dev/rrtime")s"
 echo 99 >"$dev/rrtime"	# keep the forced set still while we measure
 
 echo "== Before any request"
