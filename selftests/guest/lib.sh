@@ -78,12 +78,18 @@ fw_mode() { fw_exec SETM "$1"; }
 # fw_notify 81 or 90: Notify(PAD0, 0x81 or 0x90).
 fw_notify() { fw_exec "NT$1"; }
 
-# What _OST last received: "calls arg0 arg1 idled" in decimal. After an AML
-# fault the debugger prints results to the kernel log instead of stdout:
-# then the last GOST result in the log is the answer.
+# What _OST last received: "calls arg0 arg1 idled" in decimal. A debugger
+# call that lost its answer is retried (at most 3 times). After an AML fault
+# the debugger prints results to the kernel log instead of stdout: then the
+# last GOST result in the log is the answer.
 fw_ost() {
-	fw 'evaluate \_SB.PAD0.GOST' >/tmp/gost.out
-	grep -q 'GOST returned' /tmp/gost.out || dmesg >/tmp/gost.out
+	i=0
+	while [ $i -lt 3 ]; do
+		fw 'evaluate \_SB.PAD0.GOST' >/tmp/gost.out
+		grep -q 'GOST returned' /tmp/gost.out && break
+		i=$((i + 1))
+	done
+	[ $i -lt 3 ] || dmesg >/tmp/gost.out
 	vals=$(awk '/GOST returned/ { n = 0; v = "" }
 		/\[Integer\] = / && n < 4 { sub(/.*\[Integer\] = /, ""); v = v " " $1; n++ }
 		END { print v }' /tmp/gost.out)
