@@ -10,6 +10,8 @@ grep -q acpica_no_return_repair /proc/cmdline && repair=0
 # 1; scripts/test also boots with a revision 2 copy through the initrd).
 width=32
 [ "$(od -An -tu1 -j8 -N1 /sys/firmware/acpi/tables/DSDT | tr -d ' ')" -ge 2 ] && width=64
+grep -q padwidth=64 /proc/cmdline && [ $width = 32 ] &&
+	{ tap_fail "the revision 2 DSDT from the initrd is in effect"; exit 1; }
 
 modprobe acpi_pad && dev=$(pad_dev) || { tap_fail "acpi_pad binds to ACPI000C"; exit 1; }
 tap_ok "acpi_pad binds to ACPI000C (ACPICA return repair: $repair, $width-bit Integers)"
