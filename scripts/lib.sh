@@ -2,42 +2,73 @@
 # Shared helpers for the scripts in this directory. Source it; do not run it.
 #
 # Environment (all optional):
+#   PAD_QUEUE     which queue to work on: 7.3 (default, the upstream series in
+#                 patches/ and series) or 6.12 (the backport in backport-6.12/);
+#                 each has its base described in bases/QUEUE
 #   PAD_CACHE     where trees, build directories, ccache and images live
 #                 (default /var/tmp/acpi-pad; always outside the repository)
-#   KERNEL_TREE   a git kernel tree to use instead of Debian's linux-source-6.12
+#   KERNEL_TREE   a git kernel tree of the queue's release to use instead of
+#                 Debian's linux-source package
 #   PAD_ACCEL     tcg (default) or kvm; kvm falls back to tcg when it cannot boot
 #   DEBUG=1       trace every command
 
 set -euo pipefail
+shopt -s inherit_errexit
 [[ ${DEBUG:-0} == 1 ]] && set -x
 
 REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 PAD_CACHE=${PAD_CACHE:-/var/tmp/acpi-pad}
-SRC_TARBALL=/usr/src/linux-source-6.12.tar.xz
-DEFAULT_TREE=$PAD_CACHE/linux
-TREE=${KERNEL_TREE:-$DEFAULT_TREE}
+PAD_QUEUE=${PAD_QUEUE:-7.3}
 WORK_BRANCH=acpi-pad
-OUT=$PAD_CACHE/out
 export CCACHE_DIR=${CCACHE_DIR:-$PAD_CACHE/ccache}
 
 # The project identity: patches are authored and signed off with it.
 PAD_NAME="ACPI PAD series"
 PAD_EMAIL="acpi-pad@example.invalid"
 
+log() { printf '%s\n' "$*" >&2; }
+die() { printf 'ERROR: %s\n' "$*" >&2; exit 1; }
+
+# read_conf FILE PREFIX KEY...: read FILE's key=value lines (data, not code:
+# nothing in it is executed) into PREFIX_KEY variables; the KEYs listed must
+# be there.
+read_conf() {
+	local file=$1 prefix=$2 key val v
+	shift 2
+	[[ -f $file ]] || die "no such file: $file"
+	while IFS='=' read -r key val; do
+		[[ -z $key || $key == \#* ]] && continue
+		[[ $key =~ ^[a-z0-9_]+$ ]] || die "$file: bad line '$key=$val'"
+		printf -v "${prefix}_${key^^}" '%s' "$val"
+	done <"$file"
+	for key in "$@"; do
+		v=${prefix}_${key^^}
+		[[ -n ${!v:-} ]] || die "$file: no $key="
+	done
+}
+
+# base_load FILE: the base description of a queue (see bases/) as BASE_*.
+base_load() {
+	[[ -f $1 ]] || die "no base file $1 (PAD_QUEUE is one of: $(ls "$REPO/bases" | paste -sd' '))"
+	read_conf "$1" BASE release queue package version suite deb_sha256 tarball tarball_sha256
+}
+base_load "$REPO/bases/$PAD_QUEUE"
+QUEUE=$REPO/$BASE_QUEUE		# the queue: series, patches/ (and the cover letter)
+QUEUE=${QUEUE%/.}
+DEFAULT_TREE=$PAD_CACHE/linux-$PAD_QUEUE
+TREE=${KERNEL_TREE:-$DEFAULT_TREE}
+OUT=$PAD_CACHE/out/$PAD_QUEUE
+
 # Packages every script may need on a fresh Debian 12 machine.
 PAD_PACKAGES=(
 	acpica-tools bc bison build-essential busybox-static ccache clang-16
 	coreutils cpio flex gcc-aarch64-linux-gnu git kmod libelf-dev
-	libssl-dev linux-source-6.12 lld-16 llvm-16 perl python3 python3-git
-	python3-ply
+	libssl-dev lld-16 llvm-16 perl python3 python3-git python3-ply
 	qemu-system-x86 rsync sparse xz-utils
 )
 
 _step_n=0
 _step_total=0
-
-log() { printf '%s\n' "$*" >&2; }
-die() { printf 'ERROR: %s\n' "$*" >&2; exit 1; }
 
 # steps N: announce how many numbered steps follow; step MSG: print "[i/N] MSG".
 steps() { _step_total=$1; _step_n=0; }
@@ -66,12 +97,133 @@ kgit() {
 # The commit the series applies to.
 base_commit() {
 	if [[ -n ${KERNEL_TREE:-} ]]; then
-		git -C "$TREE" rev-parse "${PAD_BASE:-refs/heads/acpi-pad-base}" 2>/dev/null ||
-			git -C "$TREE" rev-parse HEAD
+		git -C "$TREE" rev-parse "refs/heads/acpi-pad-base-$PAD_QUEUE" 2>/dev/null ||
+			die "KERNEL_TREE has no acpi-pad-base-$PAD_QUEUE branch yet: run scripts/tree"
 	else
-		[[ -f $PAD_CACHE/base-commit ]] || die "no base tree yet: run scripts/tree"
-		cat "$PAD_CACHE/base-commit"
+		[[ -f $PAD_CACHE/base-commit-$PAD_QUEUE ]] || die "no base tree yet: run scripts/tree"
+		cat "$PAD_CACHE/base-commit-$PAD_QUEUE"
 	fi
+}
+
+# tree_release DIR: the kernel release in DIR's top Makefile ("7.3.4").
+tree_release() {
+	awk -F' *= *' '$1 == "VERSION" { v = $2 } $1 == "PATCHLEVEL" { p = $2 }
+		$1 == "SUBLEVEL" { s = $2; exit } END { if (v != "") print v "." p "." s }' "$1/Makefile"
+}
+
+# check_release DIR: DIR holds the release series this queue is for (same
+# major.minor as the base: a 7.3.y tree for the 7.3 queue), or stop.
+check_release() {
+	local rel
+	rel=$(tree_release "$1")
+	[[ -n $rel ]] || die "$1 is not a kernel tree (no VERSION in its Makefile)"
+	[[ ${rel%.*} == "${BASE_RELEASE%.*}" ]] ||
+		die "$1 holds Linux $rel, but queue $PAD_QUEUE is for Linux ${BASE_RELEASE%.*}.y (base $BASE_RELEASE). Use a ${BASE_RELEASE%.*}.y tree, or PAD_QUEUE=$(cd "$REPO/bases" && for q in *; do [[ ${rel%.*} == "$q" ]] && echo "$q"; done | head -n1 | grep . || echo '<none>')"
+	[[ $rel == "$BASE_RELEASE" ]] ||
+		log "note: $1 is Linux $rel; the queue is tested on $BASE_RELEASE"
+}
+
+# deb_fetch PACKAGE VERSION SUITE SHA256 DEB: download exactly that version
+# of a Debian package into the file DEB and check its SHA-256, without
+# changing the system's apt sources: the system's Debian mirror with SUITE,
+# in a private source list and lists directory.
+deb_fetch() {
+	local pkg=$1 ver=$2 suite=$3 sum=$4 deb=$5 apt=$PAD_CACHE/apt/$3 mirror opts
+	if [[ -f $deb ]] && sha256sum -c --status <<<"$sum  $deb"; then
+		return 0
+	fi
+	log "Fetching $pkg $ver ($suite)"
+	mkdir -p "$apt/lists/partial" "$apt/archives/partial" "$(dirname "$deb")"
+	mirror=$(apt-get indextargets --format '$(REPO_URI) $(RELEASE) $(COMPONENT)' |
+		awk '$3 == "main" && $2 !~ /-/ { print $1; exit }')
+	[[ -n $mirror ]] || die "no Debian mirror in the system's apt sources"
+	mirror=${mirror%/}
+	[[ $suite != *-security ]] || mirror+=-security
+	printf 'deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] %s %s main\n' \
+		"$mirror" "$suite" >"$apt/sources.list"
+	opts=(-o Dir::Etc::sourcelist="$apt/sources.list" -o Dir::Etc::SourceParts=/dev/null
+		-o Dir::State::Lists="$apt/lists" -o Dir::Cache::Archives="$apt/archives"
+		-o APT::Get::List-Cleanup=0 -o APT::Sandbox::User=root)
+	apt-get "${opts[@]}" update -q >"$apt/apt.log" 2>&1 ||
+		{ cat "$apt/apt.log" >&2; die "apt-get update for $suite failed"; }
+	(cd "$apt" && apt-get "${opts[@]}" download "$pkg=$ver" >>"$apt/apt.log" 2>&1) ||
+		{ tail -n 5 "$apt/apt.log" >&2; die "cannot download $pkg=$ver from $suite"; }
+	mv "$apt/${pkg}_${ver/:/%3a}_all.deb" "$deb"
+	sha256sum -c --status <<<"$sum  $deb" || { rm -f "$deb"; die "$pkg $ver: checksum differs from the one recorded"; }
+}
+
+# base_tarball: fetch the base's Debian package (bases/QUEUE), unpack it and
+# print the path of its kernel source tarball, checked against its SHA-256.
+base_tarball() {
+	local d=$PAD_CACHE/base/$PAD_QUEUE
+	local tb=$d/${BASE_TARBALL##*/}
+	if [[ -f $tb.ok ]]; then
+		printf '%s\n' "$tb"
+		return 0
+	fi
+	deb_fetch "$BASE_PACKAGE" "$BASE_VERSION" "$BASE_SUITE" "$BASE_DEB_SHA256" \
+		"$d/${BASE_PACKAGE}_$BASE_VERSION.deb"
+	rm -rf "$d/x"
+	dpkg-deb -x "$d/${BASE_PACKAGE}_$BASE_VERSION.deb" "$d/x"
+	mv "$d/x/$BASE_TARBALL" "$tb"
+	rm -rf "$d/x"
+	sha256sum -c --status <<<"$BASE_TARBALL_SHA256  $tb" ||
+		die "$tb: checksum differs from bases/$PAD_QUEUE"
+	touch "$tb.ok"
+	printf '%s\n' "$tb"
+}
+
+# b4 ARGS...: b4 at the version scripts/b4.conf names (unpacked from its
+# Debian package into $PAD_CACHE/b4; its dependencies are bookworm's).
+b4() {
+	local d=$PAD_CACHE/b4
+	if [[ ! -f $d/ok ]]; then
+		read_conf "$REPO/scripts/b4.conf" B4 package version suite deb_sha256
+		local PAD_PACKAGES=(b4)	# bookworm's b4 brings the dependencies
+		ensure_packages
+		deb_fetch "$B4_PACKAGE" "$B4_VERSION" "$B4_SUITE" "$B4_DEB_SHA256" "$d/b4.deb"
+		rm -rf "$d/x"
+		dpkg-deb -x "$d/b4.deb" "$d/x"
+		touch "$d/ok"
+	fi
+	PYTHONPATH=$d/x/usr/lib/python3/dist-packages /usr/bin/python3 \
+		-c 'import sys; from b4.command import cmd; sys.exit(cmd())' "$@"
+}
+
+# format_queue BRANCH DIR: write BRANCH's commits since the base to DIR as
+# the queue keeps them: format-patch mails, blank context lines as empty
+# lines (see scripts/export), plus 0000-cover-letter.patch.
+format_queue() {
+	local base
+	base=$(base_commit)
+	git -C "$TREE" format-patch -q --zero-commit --no-signature --cover-letter \
+		--base="$base" -o "$2" "$base..$1"
+	# A blank context line is " " in git's output. checkpatch.pl checks a file
+	# that git tracks (as the queue is) as source, where that space is
+	# trailing whitespace; git am, git apply and patch(1) all take an empty
+	# line as an empty context line (the same tree after applying).
+	sed -i 's/^ $//' "$2"/0*.patch
+}
+
+# unexported BRANCH: print the first commit of BRANCH whose mail differs from
+# the queue (commits made there and not exported yet); print nothing when
+# BRANCH is absent or holds exactly the queue.
+unexported() {
+	local t p i=0 q=() c
+	git -C "$TREE" rev-parse -q --verify "refs/heads/$1" >/dev/null || return 0
+	t=$(mktemp -d)
+	format_queue "$1" "$t"
+	mapfile -t q < <(series_patches)
+	for p in "$t"/0*.patch; do
+		[[ ${p##*/} == 0000-cover-letter.patch ]] && continue
+		if [[ $i -ge ${#q[@]} ]] || ! cmp -s "$p" "${q[$i]}"; then
+			c=$(git -C "$TREE" rev-list --reverse "$(base_commit)..$1" | sed -n "$((i + 1))p")
+			git -C "$TREE" log -1 --format='%h ("%s")' "$c"
+			break
+		fi
+		i=$((i + 1))
+	done
+	rm -rf "$t"
 }
 
 # Patches in quilt order, as paths.
@@ -79,8 +231,8 @@ series_patches() {
 	local p
 	while read -r p; do
 		[[ -z $p || $p == \#* ]] && continue
-		printf '%s\n' "$REPO/patches/$p"
-	done <"$REPO/series"
+		printf '%s\n' "$QUEUE/patches/$p"
+	done <"$QUEUE/series"
 }
 
 # Run a command with a time limit, killing its whole process group on expiry.
@@ -103,15 +255,23 @@ firmware_aml() {
 	printf '%s\n' "$out/$variant.aml"
 }
 
-# True when KVM can boot our kernel here (checked once per cache; a broken
-# /dev/kvm must not hang a run).
+# qemu_conf ARCH: the QEMU settings for ARCH (scripts/qemu/ARCH.conf) as
+# QEMU_*, and check that the emulator is installed.
+qemu_conf() {
+	read_conf "$REPO/scripts/qemu/$1.conf" QEMU binary package machine cpu smp memory image cmdline
+	command -v "$QEMU_BINARY" >/dev/null ||
+		die "could not find $QEMU_BINARY: install it (apt-get install $QEMU_PACKAGE), or run scripts/test or scripts/demo, which install what they need"
+}
+
+# True when KVM can boot build NAME's kernel here (checked once per cache; a
+# broken /dev/kvm must not hang a run). Uses the settings of qemu_conf.
 kvm_usable() {
-	local mark=$PAD_CACHE/kvm-usable
+	local mark=$PAD_CACHE/kvm-usable b=$OUT/${1:-pad}
 	if [[ ! -f $mark ]]; then
-		if [[ -w /dev/kvm ]] && with_timeout 60 qemu-system-x86_64 -accel kvm -cpu host \
-			-m 256M -nodefaults -display none -no-reboot -serial stdio \
-			-kernel "$OUT/pad/bzImage" -initrd "$OUT/pad/initramfs.cpio" \
-			-append "console=ttyS0 panic=-1 padjob=boot" </dev/null 2>/dev/null |
+		if [[ -w /dev/kvm ]] && with_timeout 60 "$QEMU_BINARY" -accel kvm -cpu host \
+			-machine "$QEMU_MACHINE" -m 256M -nodefaults -display none -no-reboot -serial stdio \
+			-kernel "$b/$QEMU_IMAGE" -initrd "$b/initramfs.cpio" \
+			-append "$QEMU_CMDLINE padjob=boot" </dev/null 2>/dev/null |
 			grep -q '^PAD-JOB-EXIT 0'; then
 			echo yes >"$mark"
 		else
@@ -119,6 +279,14 @@ kvm_usable() {
 		fi
 	fi
 	[[ $(cat "$mark") == yes ]]
+}
+
+# config_fragments [DIR]: the fragments for this queue's x86_64 guest: DIR's
+# (default kernel-config) common ones, then those for the queue's base.
+config_fragments() {
+	local d=${1:-$REPO/kernel-config}
+	ls "$d"/*.config
+	[[ ! -d $d/$PAD_QUEUE ]] || ls "$d/$PAD_QUEUE"/*.config
 }
 
 # configure SRC OBJ [MAKE_ARGS...] -- FRAGMENT...: tinyconfig, then merge the
@@ -160,10 +328,10 @@ check_config() {
 # DSDT for the default guest, with revision 2 (64-bit AML Integers) and a
 # higher OEM revision, so that the kernel's initrd table upgrade replaces it.
 dsdt64_initrd() {
-	local name=$1 b=$OUT/$1 dat=$OUT/aml/dsdt-q35.dat t
-	mkdir -p "$OUT/aml"
+	local name=$1 b=$PAD_CACHE/out/$PAD_QUEUE/$1 dat=$PAD_CACHE/out/$PAD_QUEUE/aml/dsdt-q35.dat t
+	mkdir -p "${dat%/*}"
 	if [[ ! -s $dat ]]; then
-		"$REPO/scripts/vm" -n "$name" -t 120 dsdt >/dev/null 2>&1 || true
+		PAD_QUEUE=$PAD_QUEUE "$REPO/scripts/vm" -n "$name" -t 120 dsdt >/dev/null 2>&1 || true
 		sed -n '/^DSDT-BEGIN$/,/^DSDT-END$/{//!p}' "$b/dsdt.log" | base64 -d >"$dat" ||
 			die "could not read the DSDT from the guest (see $b/dsdt.log)"
 	fi

@@ -31,7 +31,9 @@ echo "== Before any request"
 show_shares
 
 echo "== Firmware: _PUR answers $n, Notify(\\_SB.PAD0, 0x80)"
-set -- $(fw_request "$n") || { echo "   _OST was not called"; exit 1; }
+ost=$(fw_request "$n") || { echo "   _OST was not called"; exit 1; }
+# shellcheck disable=SC2086 # four numbers
+set -- $ost
 echo "   _OST(0x$(printf %x "$2"), status $3, idled $4)  [call $1]"
 mask=$(idle_mask)
 echo "   idlecpus: $mask -> CPUs $(mask_cpus "$mask")"
@@ -40,7 +42,9 @@ show_shares
 echo "   threads: $(ps -o comm | grep -c '^idle_inject/') idle_inject/N (none named acpi_pad/N: $(ps -o comm | grep -c '^acpi_pad/'))"
 
 echo "== Firmware: _PUR answers 0, Notify(\\_SB.PAD0, 0x80)"
-set -- $(fw_request 0) || { echo "   _OST was not called"; exit 1; }
+ost=$(fw_request 0) || { echo "   _OST was not called"; exit 1; }
+# shellcheck disable=SC2086 # four numbers
+set -- $ost
 echo "   _OST(0x$(printf %x "$2"), status $3, idled $4)  [call $1]"
 echo "   idlecpus: $(idle_mask)"
 [ "$3" = 0 ] && [ "$4" = 0 ] || rc=1
