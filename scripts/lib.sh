@@ -197,7 +197,7 @@ format_queue() {
 	local base
 	base=$(base_commit)
 	git -C "$TREE" format-patch -q --zero-commit --no-signature --cover-letter \
-		--base="$base" -o "$2" "$base..$1"
+		-o "$2" "$base..$1"
 	# A blank context line is " " in git's output. checkpatch.pl checks a file
 	# that git tracks (as the queue is) as source, where that space is
 	# trailing whitespace; git am, git apply and patch(1) all take an empty

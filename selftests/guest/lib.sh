@@ -154,3 +154,13 @@ online_cpus() {
 		[ ! -e "$d/online" ] || [ "$(cat "$d/online")" = 1 ] && echo "$c"
 	done | sort -n | tr '\n' ' '
 }
+
+# True while task CPU time can be trusted: the clocksource is still the TSC
+# and nobody marked it or sched_clock unstable (under TCG the clocksource
+# watchdog does that once CPUs idle, unless the guest runs with
+# tsc=reliable; from then on shares measured from CPU time are wrong).
+clock_ok() {
+	cs=$(cat /sys/devices/system/clocksource/clocksource0/current_clocksource)
+	[ "$cs" = tsc ] || { diag "clocksource is $cs, not tsc"; return 1; }
+	! dmesg | grep -E 'Marking TSC unstable|sched_clock: Marking unstable' >&2
+}

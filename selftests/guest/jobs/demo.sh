@@ -52,5 +52,6 @@ show_shares
 
 echo 1 >"$dev/rrtime"
 rmmod acpi_pad || rc=1
+clock_ok || { echo "the shares above are not trustworthy: the clock changed"; rc=1; }
 dmesg_clean || { echo "the kernel log has the reports above"; rc=1; }
 exit $rc

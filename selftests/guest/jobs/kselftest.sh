@@ -18,5 +18,6 @@ done <<INNER
 $(grep -E '^# (not )?ok [0-9]+ ' /tmp/kselftest.out)
 INNER
 [ $n -gt 0 ] || tap_fail "run_kselftest.sh ran no test (exit $rc)"
+tap_check "the clock measured CPU shares truthfully (tsc, stable)" clock_ok
 tap_check "no warning, oops or lockdep report in the kernel log" dmesg_clean
 tap_done
