@@ -114,11 +114,12 @@ tree_release() {
 # check_release DIR: DIR holds the release series this queue is for (same
 # major.minor as the base: a 7.3.y tree for the 7.3 queue), or stop.
 check_release() {
-	local rel
+	local rel hint="no queue is for that release (bases/: $(ls "$REPO/bases" | paste -sd' '))"
 	rel=$(tree_release "$1")
 	[[ -n $rel ]] || die "$1 is not a kernel tree (no VERSION in its Makefile)"
+	[[ ! -f $REPO/bases/${rel%.*} ]] || hint="or PAD_QUEUE=${rel%.*} for its queue"
 	[[ ${rel%.*} == "${BASE_RELEASE%.*}" ]] ||
-		die "$1 holds Linux $rel, but queue $PAD_QUEUE is for Linux ${BASE_RELEASE%.*}.y (base $BASE_RELEASE). Use a ${BASE_RELEASE%.*}.y tree, or PAD_QUEUE=$(cd "$REPO/bases" && for q in *; do [[ ${rel%.*} == "$q" ]] && echo "$q"; done | head -n1 | grep . || echo '<none>')"
+		die "$1 holds Linux $rel, but queue $PAD_QUEUE is for Linux ${BASE_RELEASE%.*}.y (base $BASE_RELEASE). Use a ${BASE_RELEASE%.*}.y tree, $hint"
 	[[ $rel == "$BASE_RELEASE" ]] ||
 		log "note: $1 is Linux $rel; the queue is tested on $BASE_RELEASE"
 }
