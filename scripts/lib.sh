@@ -114,7 +114,8 @@ tree_release() {
 # check_release DIR: DIR holds the release series this queue is for (same
 # major.minor as the base: a 7.3.y tree for the 7.3 queue), or stop.
 check_release() {
-	local rel hint="no queue is for that release (bases/: $(ls "$REPO/bases" | paste -sd' '))"
+	local rel hint
+	hint="no queue is for that release (bases/: $(ls "$REPO/bases" | paste -sd' '))"
 	rel=$(tree_release "$1")
 	[[ -n $rel ]] || die "$1 is not a kernel tree (no VERSION in its Makefile)"
 	[[ ! -f $REPO/bases/${rel%.*} ]] || hint="or PAD_QUEUE=${rel%.*} for its queue"
