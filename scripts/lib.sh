@@ -63,8 +63,9 @@ OUT=$PAD_CACHE/out/$PAD_QUEUE
 PAD_PACKAGES=(
 	acpica-tools bc bison build-essential busybox-static ccache clang-16
 	coreutils cpio flex gcc-aarch64-linux-gnu git kmod libelf-dev
-	libssl-dev lld-16 llvm-16 perl python3 python3-git python3-ply
-	qemu-system-x86 rsync sparse xz-utils
+	libc6-dev-arm64-cross libssl-dev lld-16 llvm-16 perl python3 python3-git
+	python3-ply qemu-efi-aarch64 qemu-system-arm qemu-system-x86 rsync sparse
+	xz-utils
 )
 
 _step_n=0
@@ -125,6 +126,16 @@ check_release() {
 		log "note: $1 is Linux $rel; the queue is tested on $BASE_RELEASE"
 }
 
+# debian_mirror: the Debian mirror of the system's apt sources (the one that
+# serves the release itself), without a trailing slash.
+debian_mirror() {
+	local m
+	m=$(apt-get indextargets --format '$(REPO_URI) $(RELEASE) $(COMPONENT)' |
+		awk '$3 == "main" && $2 !~ /-/ { print $1; exit }')
+	[[ -n $m ]] || die "no Debian mirror in the system's apt sources"
+	printf '%s\n' "${m%/}"
+}
+
 # deb_fetch PACKAGE VERSION SUITE SHA256 DEB: download exactly that version
 # of a Debian package into the file DEB and check its SHA-256, without
 # changing the system's apt sources: the system's Debian mirror with SUITE,
@@ -136,10 +147,7 @@ deb_fetch() {
 	fi
 	log "Fetching $pkg $ver ($suite)"
 	mkdir -p "$apt/lists/partial" "$apt/archives/partial" "$(dirname "$deb")"
-	mirror=$(apt-get indextargets --format '$(REPO_URI) $(RELEASE) $(COMPONENT)' |
-		awk '$3 == "main" && $2 !~ /-/ { print $1; exit }')
-	[[ -n $mirror ]] || die "no Debian mirror in the system's apt sources"
-	mirror=${mirror%/}
+	mirror=$(debian_mirror)
 	[[ $suite != *-security ]] || mirror+=-security
 	printf 'deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] %s %s main\n' \
 		"$mirror" "$suite" >"$apt/sources.list"
