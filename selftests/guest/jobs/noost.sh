@@ -13,9 +13,9 @@ wait_weight() {
 	done
 	return 1
 }
-fw "execute \\_SB.PAD0.SETN 2" >/dev/null
+fw_exec SETN 2 || diag "the debugger did not confirm SETN 2"
 tap_check "firmware asks 2: 2 CPUs forced idle" wait_weight 2
-fw "execute \\_SB.PAD0.SETN 0" >/dev/null
+fw_exec SETN 0 || diag "the debugger did not confirm SETN 0"
 tap_check "firmware asks 0: released" wait_weight 0
 tap_check "no _OST ran (the firmware has none)" [ "$(fw_ost | cut -d' ' -f1)" = 0 ]
 tap_check "rmmod acpi_pad" rmmod acpi_pad
