@@ -60,6 +60,18 @@ mask_cpus() {
 idle_mask() { cat "$(pad_dev)/idlecpus"; }
 idle_count() { mask_weight "$(idle_mask)"; }
 
+# wait_count N: poll (bounded, 5 s) until N CPUs are forced idle.
+wait_count() {
+	i=0
+	while [ $i -lt 50 ]; do
+		[ "$(idle_count)" = "$1" ] && return 0
+		sleep 0.1
+		i=$((i + 1))
+	done
+	diag "forced: $(idle_mask), want $1 CPUs"
+	return 1
+}
+
 # Firmware side, through the ACPICA debugger. Method arguments are taken as
 # decimal here ("execute SETM 10" passes 10, not 0x10: measured).
 # Each call is bounded: the debugger sometimes never returns after an AML fault.

@@ -16,18 +16,6 @@ echo 50 >"$dev/idlepct"
 CYCLES=300	# per phase
 LIMIT=240	# seconds per phase
 
-# wait_count N: poll (bounded, 5 s) until N CPUs are forced.
-wait_count() {
-	i=0
-	while [ $i -lt 50 ]; do
-		[ "$(idle_count)" = "$1" ] && return 0
-		sleep 0.1
-		i=$((i + 1))
-	done
-	diag "forced: $(idle_mask), want $1 CPUs"
-	return 1
-}
-
 # cycle CPU: offline and online CPU once; count the failed writes in
 # fails and those that failed with EBUSY in busy.
 cycle() {

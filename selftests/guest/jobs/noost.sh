@@ -3,20 +3,10 @@
 . /pad/lib.sh
 modprobe acpi_pad && dev=$(pad_dev) || { tap_fail "acpi_pad binds"; exit 1; }
 
-# wait_weight N: poll (bounded, 5 s) until N CPUs are forced idle.
-wait_weight() {
-	i=0
-	while [ $i -lt 50 ]; do
-		[ "$(idle_count)" = "$1" ] && return 0
-		sleep 0.1
-		i=$((i + 1))
-	done
-	return 1
-}
 fw_exec SETN 2 || diag "the debugger did not confirm SETN 2"
-tap_check "firmware asks 2: 2 CPUs forced idle" wait_weight 2
+tap_check "firmware asks 2: 2 CPUs forced idle" wait_count 2
 fw_exec SETN 0 || diag "the debugger did not confirm SETN 0"
-tap_check "firmware asks 0: released" wait_weight 0
+tap_check "firmware asks 0: released" wait_count 0
 tap_check "no _OST ran (the firmware has none)" [ "$(fw_ost | cut -d' ' -f1)" = 0 ]
 tap_check "rmmod acpi_pad" rmmod acpi_pad
 tap_check "no warning, oops or lockdep report in the kernel log" dmesg_clean
