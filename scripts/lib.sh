@@ -90,6 +90,26 @@ ensure_packages() {
 		"${missing[@]}" >/dev/null
 }
 
+# quiet_shared: scripts/bench measures on a quiet machine. Kernel builds and
+# guests hold $PAD_CACHE/quiet.lock shared (on fd 8, so until the script and
+# what it started exit); scripts/bench takes it exclusively while it
+# measures, and its own guests (PAD_QUIET_HELD=1) do not wait for it.
+quiet_shared() {
+	[[ ${PAD_QUIET_HELD:-0} == 1 ]] && return 0
+	mkdir -p "$PAD_CACHE"
+	exec 8>"$PAD_CACHE/quiet.lock"
+	flock -s -n 8 || { log "waiting for scripts/bench to finish measuring"; flock -s 8; }
+}
+
+# quiet_exclusive: wait until no build or guest runs, then keep others out
+# until this script exits.
+quiet_exclusive() {
+	mkdir -p "$PAD_CACHE"
+	exec 8>"$PAD_CACHE/quiet.lock"
+	flock -x -n 8 || { log "waiting for kernel builds and guests to finish, to measure on a quiet machine"; flock -x 8; }
+	export PAD_QUIET_HELD=1
+}
+
 # git in the kernel tree, as the project identity.
 kgit() {
 	git -C "$TREE" -c user.name="$PAD_NAME" -c user.email="$PAD_EMAIL" "$@"

@@ -1,52 +1,190 @@
-# Benchmark phases for scripts/bench. For each driver module in /bench
-# (acpi_pad built with different injection periods) and for the kernel's own
-# acpi_pad: force one CPU idle, and at idlepct 5 and 50 measure what tasks on
-# it see (padbench). Each phase is framed by BENCH-MARK lines, between which
-# the host reads QEMU's own CPU time; results are BENCH lines.
+# One driver's part of scripts/bench, chosen on the kernel command line:
+#   bench=DRIVER      ours (the series' acpi_pad), period-NNms (the series'
+#                     acpi_pad with another period, /bench/period-NNms.ko),
+#                     stock (the base's acpi_pad with MWAIT ECX=0,
+#                     /bench/stock-ecx0.ko) or powerclamp (intel_powerclamp)
+#   benchmode=MODE    accuracy (default), scale or powerclamp
+#   benchn=N          CPUs to force idle (accuracy; default 1)
+#   benchpcts=P,P..   idlepct values (accuracy; default 5,25,50,75,95)
+#   benchsecs=S       seconds per measurement (default 3)
+#   benchreps=R       measurements per idlepct (powerclamp mode; default 4)
+# idlepct is what the ACPI PAD driver's sysfs attribute means: the share of
+# its time a forced CPU keeps for tasks. intel_powerclamp is given the same
+# request as its idle percentage, 100 - idlepct, and the CPUs the series'
+# driver would pick.
+#
+# Results are lines for the host (scripts/bench):
+#   BENCH-MARK NAME start|end     frame a phase: the host reads QEMU's CPU time
+#   BENCH NAME pct=P forced=C,C shares=CPU:SHARE,...
+#   BENCH-WAKE NAME pct=P cpu=C wake_p50_ms=.. wake_p99_ms=.. wake_max_ms=..
+#   BENCH-EVENT NAME request|release T   (CLOCK_MONOTONIC ms)
+#   BENCH-FORCED NAME C,C                the CPUs forced during the request
+#   BENCH-GAP NAME CPU START END         (a busy task kept off its CPU)
+#   BENCH-SCALE NAME cpus=M up_ms=.. change_ms=.. down_ms=..
+#   BENCH-FAIL NAME WHY
 . /pad/lib.sh
-secs=6
 
-# phase NAME CPU: a busy task on CPU 0 and on CPU for $secs s, then a 1 ms
-# sleeper on CPU; print the results as one BENCH line.
-phase() {
+arg() { sed -n "s/.* $1=\\([^ ]*\\).*/\\1/p" /proc/cmdline; }
+drv=$(arg bench)
+mode=$(arg benchmode)
+n=$(arg benchn)
+pcts=$(arg benchpcts | tr , ' ')
+secs=$(arg benchsecs)
+reps=$(arg benchreps)
+: "${mode:=accuracy}" "${n:=1}" "${pcts:=5 25 50 75 95}" "${secs:=3}" "${reps:=4}"
+cpus=$(online_cpus)
+ncpus=$(echo $cpus | wc -w)
+
+fail() { echo "BENCH-FAIL $drv $*"; dmesg | tail -n 20; exit 1; }
+
+# The CPUs the series' driver forces first: the last N, leaving the boot
+# CPU's core alone. intel_powerclamp gets the same ones.
+last_cpus() { echo $cpus | tr ' ' '\n' | tail -n "$1" | tr '\n' ' '; }
+hexmask() {
+	m=0
+	for c in $1; do m=$((m | (1 << c))); done
+	printf '%x' $m
+}
+
+# Driver operations: load, force N CPUs at PCT (sysfs), release, and the
+# forced CPUs.
+load() {
+	case $drv in
+	ours) modprobe acpi_pad ;;
+	period-*) insmod "/bench/$drv.ko" ;;
+	stock) insmod /bench/stock-ecx0.ko ;;
+	powerclamp)
+		modprobe intel_powerclamp max_idle=100 \
+			cpumask="$(hexmask "$(last_cpus "$n")")" || return 1
+		for d in /sys/class/thermal/cooling_device*; do
+			[ "$(cat "$d/type")" = intel_powerclamp ] && cdev=$d
+		done
+		[ -n "${cdev:-}" ]
+		;;
+	*) return 1 ;;
+	esac
+	[ $drv = powerclamp ] || { dev=$(pad_dev) && echo 99 >"$dev/rrtime"; }
+}
+force() {
+	if [ $drv = powerclamp ]; then
+		echo $((100 - $2)) >"$cdev/cur_state"
+	else
+		echo "$2" >"$dev/idlepct" && echo "$1" >"$dev/idlecpus"
+	fi
+}
+release() {
+	if [ $drv = powerclamp ]; then echo 0 >"$cdev/cur_state"; else echo 0 >"$dev/idlecpus"; fi
+}
+# The stock driver's kthreads (acpi_pad/N) are bound to the CPU they force.
+forced() {
+	case $drv in
+	powerclamp) last_cpus "$n" ;;
+	stock)
+		for s in /proc/[0-9]*/status; do
+			grep -q '^Name:.*acpi_pad/' "$s" 2>/dev/null &&
+				sed -n 's/^Cpus_allowed_list:[[:space:]]*//p' "$s"
+		done | sort -n | tr '\n' ' '
+		;;
+	*) mask_cpus "$(idle_mask)" ;;
+	esac
+}
+# Firmware request through the emulated PAD (Notify 0x80), or the cooling
+# device's state for intel_powerclamp, which has no firmware interface.
+request() {
+	if [ $drv = powerclamp ]; then
+		echo $((100 - $2)) >"$cdev/cur_state"
+	else
+		echo "$2" >"$dev/idlepct" && fw_exec SETN "$1" >/dev/null
+	fi
+}
+unrequest() {
+	if [ $drv = powerclamp ]; then echo 0 >"$cdev/cur_state"; else fw_exec SETN 0 >/dev/null; fi
+}
+
+# shares NAME PCT FORCED: a busy task on every CPU for $secs s; one BENCH line.
+shares() {
 	echo "BENCH-MARK $1 start"
-	padbench busy 0 "$secs" >/tmp/b0 &
-	padbench busy "$2" "$secs" >/tmp/b1
+	for c in $cpus; do padbench busy "$c" "$secs" >"/tmp/busy.$c" & done
 	wait
 	echo "BENCH-MARK $1 end"
-	echo "BENCH $1 cpu0_$(cat /tmp/b0) $(cat /tmp/b1) $(padbench sleep "$2" 4)"
-}
-
-# driver NAME: bench the loaded acpi_pad as NAME.
-driver() {
-	dev=$(pad_dev) || { echo "BENCH $1 unavailable: acpi_pad did not bind"; return; }
-	echo 99 >"$dev/rrtime"
-	echo 1 >"$dev/idlecpus"
-	cpu=$(mask_cpus "$(idle_mask)")
-	[ -n "$cpu" ] || { echo "BENCH $1 unavailable: no CPU forced"; return; }
-	for pct in 5 50; do
-		echo $pct >"$dev/idlepct"
-		sleep 1
-		phase "$1/$pct" "$cpu"
+	out=""
+	for c in $cpus; do
+		out="$out,$c:$(sed -n 's/^share=\([^ ]*\).*/\1/p' "/tmp/busy.$c")"
 	done
-	echo 0 >"$dev/idlecpus"
+	echo "BENCH $1 pct=$2 forced=$(echo $3 | tr ' ' ,) shares=${out#,}"
 }
 
-phase none 1
-for ko in /bench/*.ko; do
-	[ -e "$ko" ] || continue
-	name=${ko##*/}
-	if insmod "$ko" 2>/tmp/err; then
-		driver "${name%.ko}"
-		rmmod acpi_pad
-	else
-		echo "BENCH ${name%.ko} unavailable: $(cat /tmp/err)"
-	fi
-done
-if modprobe acpi_pad 2>/tmp/err; then
-	driver kernel
-	rmmod acpi_pad
-else
-	echo "BENCH kernel unavailable: $(cat /tmp/err)"
-fi
-dmesg_clean
+# response NAME PCT: trace every CPU while the request comes and goes.
+response() {
+	for c in $cpus; do padbench trace "$c" 4 >"/tmp/trace.$c" & done
+	sleep 0.5
+	echo "BENCH-EVENT $1 request $(padbench now)"
+	request "$n" "$2" || fail "request failed"
+	sleep 1.5
+	echo "BENCH-FORCED $1 $(forced | tr ' ' ,)"
+	echo "BENCH-EVENT $1 release $(padbench now)"
+	unrequest || fail "release failed"
+	wait
+	for c in $cpus; do sed "s/^gap /BENCH-GAP $1 $c /" "/tmp/trace.$c"; done
+}
+
+clock_ok || fail "the guest clock is not usable for measuring"
+load 2>/tmp/err || fail "cannot load: $(cat /tmp/err)"
+echo "BENCH-INFO $drv cpus=$ncpus n=$n"
+
+case $mode in
+accuracy)
+	shares "$drv/none" 100 ""
+	for pct in $pcts; do
+		force "$n" "$pct" || fail "cannot force $n CPUs at $pct"
+		sleep 1
+		f=$(forced)
+		[ "$(echo $f | wc -w)" = "$n" ] || fail "forced '$f', want $n CPUs"
+		shares "$drv/$pct" "$pct" "$f"
+		if [ "$pct" = 50 ]; then
+			set -- $f
+			echo "BENCH-WAKE $drv/50 pct=50 cpu=$1 $(padbench sleep "$1" "$secs")"
+		fi
+		release
+	done
+	sleep 1
+	response "$drv/response" 50
+	;;
+powerclamp)
+	# intel_powerclamp alone, at each idlepct, benchreps times in turn.
+	[ $drv = powerclamp ] || fail "benchmode=powerclamp is for bench=powerclamp"
+	i=0
+	while [ $i -lt "$reps" ]; do
+		for pct in $pcts; do
+			force "$n" "$pct" || fail "cannot start intel_powerclamp at $((100 - pct))%"
+			sleep 1
+			shares "$drv/$pct" "$pct" "$(forced)"
+			release
+		done
+		i=$((i + 1))
+	done
+	;;
+scale)
+	# idlecpus 0 -> all -> all - 1 (what a rotation or hotplug does: one
+	# CPU leaves the forced set) -> 0, five times; the time each write takes.
+	echo 50 >"$dev/idlepct"
+	i=0
+	while [ $i -lt 5 ]; do
+		t0=$(padbench now)
+		echo "$ncpus" >"$dev/idlecpus"
+		t1=$(padbench now)
+		m=$(echo $(forced) | wc -w)
+		echo $((m - 1)) >"$dev/idlecpus"
+		t2=$(padbench now)
+		echo 0 >"$dev/idlecpus"
+		t3=$(padbench now)
+		echo "BENCH-SCALE $drv cpus=$ncpus forced=$m" \
+			"$(echo "$t0 $t1 $t2 $t3" | awk '{ printf "up_ms=%.2f change_ms=%.2f down_ms=%.2f", $2 - $1, $3 - $2, $4 - $3 }')"
+		sleep 0.5
+		i=$((i + 1))
+	done
+	;;
+*) fail "unknown benchmode=$mode" ;;
+esac
+dmesg_clean || fail "kernel report"
+clock_ok || fail "the guest clock went wrong during the run"

@@ -8,6 +8,11 @@
  *   padbench sleep CPU SECS   wake up every millisecond for SECS seconds;
  *                             print how late the wake-ups were (median, 99th
  *                             percentile, maximum)
+ *   padbench trace CPU SECS   spin for SECS seconds; print each time the task
+ *                             was kept off the CPU for more than 1 ms, as
+ *                             "gap START END" (CLOCK_MONOTONIC)
+ *   padbench now              print CLOCK_MONOTONIC, to line events up with
+ *                             a trace
  *
  * Output is one line of NAME=VALUE pairs, times in milliseconds.
  */
@@ -48,6 +53,18 @@ static void busy(double secs)
 	       (now_ms(CLOCK_THREAD_CPUTIME_ID) - c0) / (t - t0), gap);
 }
 
+static void trace(double secs)
+{
+	double t0 = now_ms(CLOCK_MONOTONIC), last = t0, t = t0;
+
+	while (t - t0 < secs * 1e3) {
+		t = now_ms(CLOCK_MONOTONIC);
+		if (t - last > 1)
+			printf("gap %.3f %.3f\n", last, t);
+		last = t;
+	}
+}
+
 static void sleeper(double secs)
 {
 	size_t cap = secs * 1e3 + 1, n = 0;
@@ -80,8 +97,12 @@ int main(int argc, char **argv)
 {
 	cpu_set_t set;
 
+	if (argc == 2 && !strcmp(argv[1], "now")) {
+		printf("%.3f\n", now_ms(CLOCK_MONOTONIC));
+		return 0;
+	}
 	if (argc != 4) {
-		fprintf(stderr, "usage: padbench busy|sleep CPU SECS\n");
+		fprintf(stderr, "usage: padbench busy|sleep|trace CPU SECS | padbench now\n");
 		return 2;
 	}
 	CPU_ZERO(&set);
@@ -94,6 +115,8 @@ int main(int argc, char **argv)
 		busy(atof(argv[3]));
 	else if (!strcmp(argv[1], "sleep"))
 		sleeper(atof(argv[3]));
+	else if (!strcmp(argv[1], "trace"))
+		trace(atof(argv[3]));
 	else
 		return 2;
 	return 0;
