@@ -311,12 +311,15 @@ kvm_usable() {
 	[[ $(cat "$mark") == yes ]]
 }
 
-# config_fragments [DIR]: the fragments for this queue's x86_64 guest: DIR's
-# (default kernel-config) common ones, then those for the queue's base.
+# config_fragments [DIR [NAME]]: the fragments for this queue's x86_64 guest:
+# DIR's (default kernel-config) common ones, then those for the queue's base,
+# then those of build NAME, if it has a directory of its own (kernel-config/san/
+# for the sanitizer build "san"; NAME must not be a queue or arm64).
 config_fragments() {
-	local d=${1:-$REPO/kernel-config}
+	local d=${1:-$REPO/kernel-config} name=${2:-}
 	ls "$d"/*.config
 	[[ ! -d $d/$PAD_QUEUE ]] || ls "$d/$PAD_QUEUE"/*.config
+	[[ -z $name || ! -d $d/$name ]] || ls "$d/$name"/*.config
 }
 
 # configure SRC OBJ [MAKE_ARGS...] -- FRAGMENT...: tinyconfig, then merge the
