@@ -125,7 +125,7 @@ response() {
 	echo "BENCH-EVENT $1 release $(padbench now)"
 	unrequest || fail "release failed"
 	wait
-	for c in $cpus; do sed "s/^gap /BENCH-GAP $1 $c /" "/tmp/trace.$c"; done
+	for c in $cpus; do sed "s|^gap |BENCH-GAP $1 $c |" "/tmp/trace.$c"; done
 }
 
 clock_ok || fail "the guest clock is not usable for measuring"
