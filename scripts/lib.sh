@@ -84,10 +84,12 @@ ensure_packages() {
 	done
 	((${#missing[@]})) || return 0
 	log "Installing ${missing[*]}"
-	[[ $(id -u) == 0 ]] || die "need root to install: ${missing[*]}"
-	apt-get update -q >/dev/null
-	DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends \
-		"${missing[@]}" >/dev/null
+	[[ $(id -u) == 0 ]] ||
+		die "missing packages: ${missing[*]}. Run as root (the scripts then install them), or install them: apt-get install ${missing[*]}"
+	apt-get update -q >/dev/null &&
+		DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends \
+			"${missing[@]}" >/dev/null ||
+		die "apt-get could not install ${missing[*]} (its messages are above): check the network and the apt sources, or install them by hand"
 }
 
 # quiet_shared: scripts/bench measures on a quiet machine. Kernel builds and
@@ -137,8 +139,8 @@ tree_release() {
 check_release() {
 	local rel hint
 	hint="no queue is for that release (bases/: $(ls "$REPO/bases" | paste -sd' '))"
-	rel=$(tree_release "$1")
-	[[ -n $rel ]] || die "$1 is not a kernel tree (no VERSION in its Makefile)"
+	rel=$(tree_release "$1" 2>/dev/null || true)
+	[[ -n $rel ]] || die "$1 is not a kernel tree (no VERSION in its Makefile): point KERNEL_TREE at a ${BASE_RELEASE%.*}.y kernel tree"
 	[[ ! -f $REPO/bases/${rel%.*} ]] || hint="or PAD_QUEUE=${rel%.*} for its queue"
 	[[ ${rel%.*} == "${BASE_RELEASE%.*}" ]] ||
 		die "$1 holds Linux $rel, but queue $PAD_QUEUE is for Linux ${BASE_RELEASE%.*}.y (base $BASE_RELEASE). Use a ${BASE_RELEASE%.*}.y tree, $hint"
@@ -277,6 +279,8 @@ with_timeout() {
 firmware_aml() {
 	local variant=${1:-pad} out=$OUT/aml defs=()
 	[[ $variant == pad-noost ]] && defs=(-D NO_OST)
+	command -v iasl >/dev/null ||
+		die "could not find iasl: install it (apt-get install acpica-tools), or run scripts/test or scripts/demo, which install what they need"
 	mkdir -p "$out"
 	if [[ ! -f $out/$variant.aml || $REPO/selftests/firmware/pad.asl -nt $out/$variant.aml ]]; then
 		iasl -vs "${defs[@]}" -p "$out/$variant" "$REPO/selftests/firmware/pad.asl" >"$out/$variant.iasl.log" 2>&1 ||

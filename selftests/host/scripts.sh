@@ -1,0 +1,226 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# The scripts given bad arguments and a bad environment: each must stop with
+# an "ERROR: " line that says what to do, exit non-zero, and leave nothing
+# half-written behind. TAP on stdout. scripts/test runs it.
+#
+#   bad arguments: an unknown queue, vm options and jobs, build names
+#   KERNEL_TREE: missing, not git, not a kernel, the wrong release
+#   missing tools and packages: qemu and iasl absent from PATH; apt-get
+#     failing; not root (a PATH shim for dpkg-query and apt-get)
+#   a full disk (root only: a small tmpfs as PAD_CACHE): scripts/initramfs
+#     failing in its copy and in its cpio write, scripts/tree failing to
+#     unpack the base (when the base tarball is in the real PAD_CACHE)
+#
+# Everything runs with PAD_CACHE in a temporary directory: the real cache
+# and kernel tree are only read (the base tarball, for the tree test).
+set -euo pipefail
+shopt -s inherit_errexit
+
+REPO=$(cd "$(dirname "$0")/../.." && pwd)
+REAL_CACHE=${PAD_CACHE:-/var/tmp/acpi-pad}
+tmp=$(mktemp -d /tmp/pad-scripts.XXXXXX)
+chmod 755 "$tmp"	# the not-root test runs the shim as nobody
+mounts=()
+cleanup() {
+	local m
+	for m in "${mounts[@]}"; do umount "$m" 2>/dev/null || true; done
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
+S=$REPO/scripts
+n=0 failed=0
+
+ok() { n=$((n + 1)); echo "ok $n $*"; }
+not_ok() { n=$((n + 1)); failed=$((failed + 1)); echo "not ok $n $*"; }
+skip() { n=$((n + 1)); echo "ok $n # SKIP $*"; }
+check() { local d=$1; shift; if "$@"; then ok "$d"; else not_ok "$d"; fi; }
+
+# expect_error DESC PATTERN CMD...: CMD exits non-zero and its stderr has
+# an "ERROR: " line matching PATTERN (extended regexp).
+expect_error() {
+	local desc=$1 pat=$2 rc=0
+	shift 2
+	"$@" </dev/null >"$tmp/out" 2>"$tmp/err" || rc=$?
+	if ((rc != 0)) && grep -qE "^ERROR: .*$pat" "$tmp/err"; then
+		ok "$desc"
+	else
+		not_ok "$desc (exit $rc, want an ERROR: line matching '$pat')"
+		sed 's/^/#   /' "$tmp/err" | tail -n 5
+	fi
+}
+
+# A private PAD_CACHE for each group of tests.
+export PAD_CACHE=$tmp/cache
+unset KERNEL_TREE PAD_QUEUE
+
+echo "# bad arguments"
+expect_error "an unknown queue (PAD_QUEUE=9.9): names the queues" "no base file .*PAD_QUEUE is one of: .*7\.3" \
+	env PAD_QUEUE=9.9 "$S/vm" boot
+expect_error "scripts/test 9.9: names the queues" "no queue '9\.9' \(bases/: .*7\.3" "$S/test" 9.9
+expect_error "vm -t abc: wants seconds" "-t takes seconds, not 'abc'" "$S/vm" -t abc boot
+expect_error "vm with an unknown option: usage" "usage: scripts/vm" "$S/vm" -z boot
+expect_error "vm without a job: usage" "usage: scripts/vm" "$S/vm"
+expect_error "vm -n nosuch: says to build" "build 'nosuch' of queue 7\.3 is incomplete: run scripts/build" \
+	"$S/vm" -n nosuch boot
+expect_error "initramfs of a missing build: says to build" "no build 'nosuch' .*run scripts/build" \
+	"$S/initramfs" nosuch
+expect_error "apply --upto x: usage" "usage: scripts/apply" "$S/apply" --upto x
+
+echo "# KERNEL_TREE"
+mk_tree() {	# mk_tree DIR [VERSION PATCHLEVEL SUBLEVEL]: a git tree
+	mkdir -p "$1"
+	git -C "$1" init -q
+	(($# == 1)) || printf 'VERSION = %s\nPATCHLEVEL = %s\nSUBLEVEL = %s\n' "$2" "$3" "$4" >"$1/Makefile"
+	git -C "$1" add -A
+	git -C "$1" -c user.name=t -c user.email=t@t.invalid commit -q --allow-empty -m t
+}
+mk_tree "$tmp/notkernel"
+mk_tree "$tmp/k61" 6 1 0
+mk_tree "$tmp/k612" 6 12 5
+no_base_branch() { [[ -z $(git -C "$1" branch --list 'acpi-pad*') ]]; }
+expect_error "KERNEL_TREE missing, scripts/tree: not a git tree" "KERNEL_TREE=/nonexistent is not a git tree" \
+	env KERNEL_TREE=/nonexistent "$S/tree"
+expect_error "KERNEL_TREE missing, scripts/apply: not a git tree" "KERNEL_TREE=/nonexistent is not a git tree" \
+	env KERNEL_TREE=/nonexistent "$S/apply"
+expect_error "KERNEL_TREE missing, scripts/build: says how to get a tree" "no kernel tree at /nonexistent: run scripts/apply" \
+	env KERNEL_TREE=/nonexistent "$S/build"
+expect_error "KERNEL_TREE not a kernel, scripts/tree: says so" "is not a kernel tree .*point KERNEL_TREE at a 7\.3\.y" \
+	env KERNEL_TREE="$tmp/notkernel" "$S/tree"
+check "KERNEL_TREE not a kernel: no branch made in it" no_base_branch "$tmp/notkernel"
+expect_error "KERNEL_TREE of Linux 6.1, scripts/tree: the release and what to use" \
+	"holds Linux 6\.1\.0, but queue 7\.3 is for Linux 7\.3\.y .*Use a 7\.3\.y tree, no queue is for that release" \
+	env KERNEL_TREE="$tmp/k61" "$S/tree"
+check "KERNEL_TREE of Linux 6.1: no branch made in it" no_base_branch "$tmp/k61"
+expect_error "KERNEL_TREE of Linux 6.12 for queue 7.3: points to PAD_QUEUE=6.12" \
+	"holds Linux 6\.12\.5, but queue 7\.3 .*or PAD_QUEUE=6\.12 for its queue" \
+	env KERNEL_TREE="$tmp/k612" "$S/tree"
+expect_error "KERNEL_TREE of Linux 6.1, scripts/build: refuses before configuring" \
+	"holds Linux 6\.1\.0, but queue 7\.3" env KERNEL_TREE="$tmp/k61" "$S/build"
+check "bad arguments and trees leave PAD_CACHE untouched" test ! -e "$PAD_CACHE"
+
+echo "# missing tools and packages"
+# A complete-looking build, so that vm gets past its own checks.
+fake=$PAD_CACHE/out/7.3/pad
+mkdir -p "$fake"
+: >"$fake/bzImage"
+: >"$fake/initramfs.cpio"
+expect_error "vm with an unknown job: lists the jobs" "no guest job 'nosuch' \(selftests/guest/jobs/: .*stress" \
+	"$S/vm" nosuch
+expect_error "vm -a with a missing SSDT" "no such SSDT: /nonexistent\.aml" "$S/vm" -a /nonexistent.aml boot
+expect_error "vm -i with a missing initramfs" "no such initramfs: /nonexistent" "$S/vm" -i /nonexistent boot
+# without CMD...: a PATH of everything the system has but CMD.
+without() {
+	local d=$tmp/path-${*// /-} f
+	rm -rf "$d"
+	mkdir -p "$d"
+	for f in /usr/local/bin/* /usr/bin/* /bin/* /usr/sbin/* /sbin/*; do
+		[[ -e $d/${f##*/} ]] || ln -s "$f" "$d/${f##*/}"
+	done
+	for f in "$@"; do rm -f "$d/$f"; done
+	echo "$d"
+}
+expect_error "qemu not installed: says which package" \
+	"could not find qemu-system-x86_64: install it \(apt-get install qemu-system-x86\)" \
+	env PATH="$(without qemu-system-x86_64)" "$S/vm" boot
+rm -rf "$PAD_CACHE/out/7.3/aml"
+expect_error "iasl not installed: says which package" "could not find iasl: install it \(apt-get install acpica-tools\)" \
+	env PATH="$(without iasl)" "$S/vm" boot
+check "iasl not installed: no AML written" test ! -e "$PAD_CACHE/out/7.3/aml/pad.aml"
+rm -rf "$PAD_CACHE"
+
+# A package that dpkg says is missing, and an apt-get that cannot get it.
+shim=$tmp/shim
+mkdir -p "$shim"
+cat >"$shim/dpkg-query" <<'EOF'
+#!/bin/sh
+# dpkg-query as it answers for a package that is not installed.
+for a; do [ "$a" = acpica-tools ] && { echo "dpkg-query: no packages found matching acpica-tools" >&2; exit 1; }; done
+exec /usr/bin/dpkg-query "$@"
+EOF
+cat >"$shim/apt-get" <<'EOF'
+#!/bin/sh
+echo "E: Unable to locate package acpica-tools (simulated)" >&2
+exit 100
+EOF
+chmod +x "$shim/dpkg-query" "$shim/apt-get"
+if [[ $(id -u) == 0 ]]; then
+	expect_error "a package apt-get cannot install: says what failed and what to do" \
+		"apt-get could not install acpica-tools .*install them by hand" \
+		env PATH="$shim:$PATH" "$S/tree"
+	check "a package apt-get cannot install: no tree started" test ! -e "$PAD_CACHE/linux-7.3.tmp" -a ! -e "$PAD_CACHE/linux-7.3"
+	rm -rf "$PAD_CACHE"
+	if command -v setpriv >/dev/null && setpriv --reuid=65534 --regid=65534 --clear-groups test -r "$S/lib.sh"; then
+		expect_error "a missing package, not root: run as root or apt-get install" \
+			"missing packages: acpica-tools\. Run as root .*apt-get install acpica-tools" \
+			setpriv --reuid=65534 --regid=65534 --clear-groups env PATH="$shim:$PATH" PAD_CACHE="$PAD_CACHE" "$S/tree"
+	else
+		skip "a missing package, not root: no setpriv, or nobody cannot read the repository"
+	fi
+else
+	skip "a package apt-get cannot install: needs root"
+	skip "a package apt-get cannot install: no tree started"
+	expect_error "a missing package, not root: run as root or apt-get install" \
+		"missing packages: acpica-tools\. Run as root .*apt-get install acpica-tools" \
+		env PATH="$shim:$PATH" "$S/tree"
+fi
+
+echo "# a full disk"
+full_tests=6
+if [[ $(id -u) != 0 ]]; then
+	for _ in $(seq $full_tests); do skip "full disk: mounting a tmpfs needs root"; done
+else
+	disk=$tmp/disk
+	mkdir -p "$disk"
+	mount -t tmpfs -o size=64m padtest "$disk"
+	mounts+=("$disk")
+	export PAD_CACHE=$disk
+	b=$disk/out/7.3/x
+	mkdir -p "$b/root/lib/modules"
+	head -c 1048576 /dev/urandom >"$b/root/lib/modules/filler"
+	used() { df -Pk "$disk" | awk 'NR == 2 { print $3 }'; }
+	# A first image on a roomy disk: the one that must survive.
+	"$S/initramfs" x >/dev/null 2>"$tmp/err" || { sed 's/^/#   /' "$tmp/err"; }
+	if [[ ! -s $b/initramfs.cpio ]]; then
+		for _ in $(seq $full_tests); do not_ok "full disk: scripts/initramfs on a roomy tmpfs failed"; done
+	else
+		sum=$(sha256sum <"$b/initramfs.cpio")
+		stage=$(du -sk "$b/initramfs.d" | cut -f1)
+		image=$(du -sk "$b/initramfs.cpio" | cut -f1)
+		rm -rf "$b/initramfs.d"
+		nothing_left() {
+			[[ ! -e $b/initramfs.d && ! -e $b/initramfs.cpio.tmp ]] &&
+				[[ $(sha256sum <"$b/initramfs.cpio") == "$sum" ]]
+		}
+		# Room for half the staging directory: the copy fails.
+		mount -o remount,size=$(($(used) + stage / 2))k "$disk"
+		expect_error "full disk while staging: scripts/initramfs says so" \
+			"packing the initramfs of 'x' failed \([0-9]+ KiB free .*Free some space" "$S/initramfs" x
+		check "full disk while staging: no staging left, the previous image unchanged" nothing_left
+		# Room for the staging directory and half the image: cpio fails.
+		mount -o remount,size=$(($(used) + stage + 256 + image / 2))k "$disk"
+		expect_error "full disk while writing the image: scripts/initramfs says so" \
+			"packing the initramfs of 'x' failed" "$S/initramfs" x
+		check "full disk while writing the image: no partial image, the previous one unchanged" nothing_left
+	fi
+	rm -rf "${disk:?}"/*
+	# The base tree: the real base tarball, and room for a tenth of the tree.
+	base=$REAL_CACHE/base/7.3
+	tarball=$(ls "$base"/*.tar.xz 2>/dev/null | head -n1 || true)
+	if [[ -z $tarball || ! -f $tarball.ok ]]; then
+		skip "full disk while unpacking the base: no base tarball in $base (run scripts/tree once)"
+		skip "full disk while unpacking the base: nothing left"
+	else
+		mount -o remount,size=$(($(du -sk "$tarball" | cut -f1) + 262144))k "$disk"
+		mkdir -p "$disk/base/7.3"
+		cp "$tarball" "$disk/base/7.3/"
+		: >"$disk/base/7.3/${tarball##*/}.ok"
+		expect_error "full disk while unpacking the base: scripts/tree says so" \
+			"creating the base tree in .* failed \([0-9]+ KiB free .*Free some space" "$S/tree"
+		check "full disk while unpacking the base: no partial tree, no base commit recorded" \
+			test ! -e "$disk/linux-7.3.tmp" -a ! -e "$disk/linux-7.3" -a ! -e "$disk/base-commit-7.3"
+	fi
+fi
+
+echo "1..$n"
+((failed == 0))
