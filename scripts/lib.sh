@@ -95,20 +95,28 @@ ensure_packages() {
 # quiet_shared: scripts/bench measures on a quiet machine. Kernel builds and
 # guests hold $PAD_CACHE/quiet.lock shared (on fd 8, so until the script and
 # what it started exit); scripts/bench takes it exclusively while it
-# measures, and its own guests (PAD_QUIET_HELD=1) do not wait for it.
+# measures, and its own guests (PAD_QUIET_HELD=1) do not wait for it. Both
+# pass through quiet.gate first, so that a waiting bench is not starved by
+# guests and builds that keep starting.
 quiet_shared() {
 	[[ ${PAD_QUIET_HELD:-0} == 1 ]] && return 0
 	mkdir -p "$PAD_CACHE"
+	exec 7>"$PAD_CACHE/quiet.gate"
+	flock -n 7 || { log "waiting for scripts/bench to finish measuring"; flock 7; }
 	exec 8>"$PAD_CACHE/quiet.lock"
-	flock -s -n 8 || { log "waiting for scripts/bench to finish measuring"; flock -s 8; }
+	flock -s 8
+	exec 7>&-
 }
 
 # quiet_exclusive: wait until no build or guest runs, then keep others out
 # until this script exits.
 quiet_exclusive() {
 	mkdir -p "$PAD_CACHE"
+	exec 7>"$PAD_CACHE/quiet.gate"
+	flock 7
 	exec 8>"$PAD_CACHE/quiet.lock"
 	flock -x -n 8 || { log "waiting for kernel builds and guests to finish, to measure on a quiet machine"; flock -x 8; }
+	exec 7>&-
 	export PAD_QUIET_HELD=1
 }
 
