@@ -74,8 +74,9 @@ wait_count() {
 
 # Firmware side, through the ACPICA debugger. Method arguments are taken as
 # decimal here ("execute SETM 10" passes 10, not 0x10: measured).
-# Each call is bounded: the debugger sometimes never returns after an AML fault.
-fw() { timeout 10 acpidbg -b "$*" 2>&1; }
+# Each call is bounded: the debugger sometimes never returns after an AML fault
+# (FW_TIMEOUT seconds, default 10; the stress job gives it more).
+fw() { timeout "${FW_TIMEOUT:-10}" acpidbg -b "$*" 2>&1; }
 # fw_exec METHOD [ARG]: execute a PAD0 method; a debugger call that timed out
 # or lost its answer is retried (at most 3 times): the tool, not the driver.
 fw_exec() {
