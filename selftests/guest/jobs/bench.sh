@@ -123,7 +123,10 @@ response() {
 	sleep 1.5
 	echo "BENCH-FORCED $1 $(forced | tr ' ' ,)"
 	echo "BENCH-EVENT $1 release $(padbench now)"
-	unrequest || fail "release failed"
+	if ! unrequest; then
+		echo "BENCH-NOTE $drv: the release through the firmware failed; released through sysfs"
+		release
+	fi
 	wait
 	for c in $cpus; do sed "s|^gap |BENCH-GAP $1 $c |" "/tmp/trace.$c"; done
 }
@@ -187,4 +190,10 @@ scale)
 *) fail "unknown benchmode=$mode" ;;
 esac
 dmesg_clean || fail "kernel report"
-clock_ok || fail "the guest clock went wrong during the run"
+if ! clock_ok; then
+	# The stock driver marks the TSC unstable itself on CPUs without
+	# NONSTOP_TSC (TCG's): say so with its results instead of failing.
+	[ $drv = stock ] && dmesg | grep -q 'Marking TSC unstable due to TSC halts in idle' ||
+		fail "the guest clock went wrong during the run"
+	echo "BENCH-NOTE stock: the stock driver marked the TSC unstable (TSC halts in idle)"
+fi
