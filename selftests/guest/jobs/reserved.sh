@@ -3,7 +3,7 @@
 # domains), that is CPU 1; when it goes offline the next housekeeping CPU
 # takes its role and must leave the forced set, and when it comes back the
 # set grows again. CPU 0, isolated, comes last: it is forced here because
-# 3 CPUs are asked for and only CPUs 2 and 3 come before it.
+# all CPUs are asked for.
 . /pad/lib.sh
 grep -q 'isolcpus=0' /proc/cmdline || { echo "# SKIP boot with isolcpus=0"; exit 4; }
 [ -w /sys/devices/system/cpu/cpu1/online ] && [ "$(online_cpus | wc -w)" -ge 4 ] ||
