@@ -4,8 +4,9 @@
 # - acpi_pad forces only CPUs no other idle injection user holds; a request
 #   it cannot fully meet gets fewer CPUs, and _OST says how many;
 # - it takes CPUs that another user releases at its next rotation (rrtime);
-# - intel_powerclamp cannot start (its cooling device state write fails)
-#   while acpi_pad forces a CPU of its cpumask; acpi_pad is not disturbed.
+# - intel_powerclamp leaves out the CPUs acpi_pad forces, and cannot start
+#   (its cooling device state write fails) while acpi_pad forces every CPU
+#   of its cpumask; acpi_pad is not disturbed.
 # Needs a guest CPU on which intel_powerclamp loads (MWAIT, Intel vendor:
 # scripts/vm -c max,vendor=GenuineIntel) with 4 CPUs (2 cores x 2 threads):
 # acpi_pad keeps CPU 0's core (0, 1) for last and forces 2, 3 first.
@@ -56,6 +57,16 @@ else
 	tap_ok "intel_powerclamp cannot start on CPU 2 while acpi_pad forces it ($(cat /tmp/err))"
 fi
 tap_check "intel_powerclamp's state is back to 0" sh -c "[ $(cat "$pc/cur_state") = 0 ]"
+# With every CPU in its mask, intel_powerclamp leaves out the ones acpi_pad
+# forces (1, 2, 3) and clamps the rest (0).
+pcp=/sys/module/intel_powerclamp/parameters
+echo 50 >$pcp/max_idle && echo f >$pcp/cpumask
+tap_check "intel_powerclamp with cpumask f starts beside acpi_pad" sh -c "echo 50 >$pc/cur_state"
+inj=$(injecting_cpus)
+diag "injecting: $inj, forced by acpi_pad: $(idle_mask)"
+tap_check "CPU 0 is clamped and 1-3 still forced: idle injection on 0 1 2 3" [ "$inj" = "0 1 2 3" ]
+echo 0 >"$pc/cur_state"
+echo 4 >$pcp/cpumask && echo 100 >$pcp/max_idle
 tap_check "acpi_pad still forces 3 CPUs" wait_count 3
 sleep 2
 tap_check "3 CPUs still forced after two rotations" wait_count 3
@@ -64,6 +75,19 @@ request 0
 tap_check "request 0: released, _OST(0x80, 0, 0)" ost_is 0 0
 tap_check "intel_powerclamp starts once acpi_pad has released CPU 2" sh -c "echo 50 >$pc/cur_state"
 echo 0 >"$pc/cur_state"
+
+# The other way round: intel_powerclamp holds every CPU first, so a request
+# gets none, says so, and gets them once intel_powerclamp stops.
+echo 50 >$pcp/max_idle && echo f >$pcp/cpumask
+tap_check "intel_powerclamp with cpumask f starts on every CPU" sh -c "echo 50 >$pc/cur_state"
+request 2
+tap_check "request 2 with every CPU taken: _OST(0x80, 0, 0)" ost_is 0 0
+tap_check "request 2 with every CPU taken: none forced" sh -c "[ $(idle_count) = 0 ]"
+echo 0 >"$pc/cur_state"
+tap_check "intel_powerclamp stopped: acpi_pad takes 2 CPUs at its next rotation" wait_count 2
+request 0
+tap_check "intel_powerclamp and acpi_pad refusing each other logged no error" \
+	sh -c "! dmesg | grep -qE 'already registered|idle_inject_register failed'"
 rmmod acpi_pad
 rmmod intel_powerclamp
 sleep 0.5
