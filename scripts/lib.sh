@@ -27,6 +27,12 @@ PAD_NAME="ACPI PAD series"
 PAD_EMAIL="acpi-pad@example.invalid"
 
 log() { printf '%s\n' "$*" >&2; }
+
+# run_strict CMD...: run CMD in a subshell with errexit in force and set
+# strict_status to its exit status; never fails itself. Call it as a plain
+# command: under if, while, ||, && or ! bash ignores errexit in everything
+# the command runs, functions and subshells included.
+run_strict() { set +e; (set -e; "$@"); strict_status=$?; set -e; }
 die() { printf 'ERROR: %s\n' "$*" >&2; exit 1; }
 
 # read_conf FILE PREFIX KEY...: read FILE's key=value lines (data, not code:
@@ -61,19 +67,40 @@ OUT=$PAD_CACHE/out/$PAD_QUEUE
 
 # Packages every script may need on a fresh Debian 12 machine.
 PAD_PACKAGES=(
-	acpica-tools bc bison build-essential busybox-static ccache clang-16
+	acpica-tools bc bison build-essential busybox-static ccache clang-19
 	coreutils cpio flex gcc-aarch64-linux-gnu git kmod libelf-dev
-	libc6-dev-arm64-cross libssl-dev lld-16 llvm-16 perl python3 python3-git
+	libc6-dev-arm64-cross libssl-dev lld-19 llvm-19 perl python3 python3-git
 	python3-ply qemu-efi-aarch64 qemu-system-arm qemu-system-x86 rsync sparse
 	xz-utils
 )
 
 _step_n=0
 _step_total=0
+_step_names=()
+_step_starts=()
 
-# steps N: announce how many numbered steps follow; step MSG: print "[i/N] MSG".
-steps() { _step_total=$1; _step_n=0; }
-step() { _step_n=$((_step_n + 1)); printf '[%d/%d] %s\n' "$_step_n" "$_step_total" "$*" >&2; }
+# steps N: announce how many numbered steps follow; step MSG: print "[i/N] MSG"
+# with the time of day, and note when the step began (step_times).
+steps() { _step_total=$1; _step_n=0; _step_names=(); _step_starts=(); }
+step() {
+	_step_n=$((_step_n + 1))
+	_step_names+=("$*")
+	_step_starts+=("$SECONDS")
+	printf '[%d/%d] %(%H:%M:%S)T %s\n' "$_step_n" "$_step_total" -1 "$*" >&2
+}
+
+# step_times: how long each step took, in minutes, longest first, and in
+# all ("# " lines on stdout, for the end of a long run).
+step_times() {
+	local i end
+	((${#_step_starts[@]})) || return 0
+	echo "# time per step (min), longest first:"
+	for i in "${!_step_starts[@]}"; do
+		end=${_step_starts[$((i + 1))]:-$SECONDS}
+		printf '%d %s\n' $((end - _step_starts[i])) "${_step_names[$i]}"
+	done | sort -rn | awk '{ t = $1; $1 = ""; printf "#   %5.1f %s\n", t / 60, substr($0, 2) }'
+	printf '#   %5.1f in all\n' "$(bc <<<"scale=1; ($SECONDS - ${_step_starts[0]}) / 60")"
+}
 
 # Install the packages above that are missing (root only; no-op when all present).
 ensure_packages() {
@@ -91,6 +118,18 @@ ensure_packages() {
 			"${missing[@]}" >/dev/null ||
 		die "apt-get could not install ${missing[*]} (its messages are above): check the network and the apt sources, or install them by hand"
 }
+
+# build_lock: take the machine's one kernel build slot (2 cores: one kernel
+# build at a time), waiting for it if need be; held on fd 9 until
+# build_unlock or the script's exit.
+build_lock() {
+	local t0=$SECONDS
+	mkdir -p "$PAD_CACHE"
+	exec 9>"$PAD_CACHE/build.lock"
+	flock -n 9 || { log "waiting for another kernel build to finish ($PAD_CACHE/build.lock)"; flock 9; }
+	((SECONDS - t0 < 2)) || log "    waited $((SECONDS - t0)) s for the build slot"
+}
+build_unlock() { exec 9>&-; }
 
 # quiet_shared: scripts/bench measures on a quiet machine. Kernel builds and
 # guests hold $PAD_CACHE/quiet.lock shared (on fd 8, so until the script and

@@ -3,11 +3,14 @@
  *
  * \_SB.PAD0 answers _PUR with the count in NCPU; MODE selects a malformed
  * answer instead. _OST records its arguments for the guest to read back.
- * The guest drives it through the ACPICA debugger (acpidbg):
- *   execute \_SB.PAD0.SETM <mode>    choose the _PUR answer (see PURA)
- *   execute \_SB.PAD0.SETN <count>   set the count and Notify(PAD0, 0x80)
- *   execute \_SB.PAD0.NT81          Notify(PAD0, 0x81); NT90 likewise
- *   evaluate \_SB.PAD0.GOST          Package {calls, Arg0, Arg1, idled}
+ * The guest runs these methods as firmware would, from the module-level
+ * code of a small SSDT it loads through ACPI configfs (padfw METHOD [ARG]):
+ *   SETM <mode>    choose the _PUR answer (see PURA)
+ *   SETN <count>   set the count and Notify(PAD0, 0x80)
+ *   NT81           Notify(PAD0, 0x81); NT90 likewise
+ * and reads what _OST received from /sys/bus/acpi/devices/<OSTR>/status,
+ * which evaluates OSTR's _STA on every read. GOST returns the same,
+ * unencoded, for the ACPICA debugger (acpidbg -b 'evaluate \_SB.PAD0.GOST').
  * Build with NO_OST defined (iasl -D NO_OST) for firmware without _OST.
  */
 DefinitionBlock ("pad.aml", "SSDT", 2, "PADTST", "PAD", 0x00000001)
@@ -122,6 +125,21 @@ DefinitionBlock ("pad.aml", "SSDT", 2, "PADTST", "PAD", 0x00000001)
 			Method (GOST, 0, Serialized)
 			{
 				Return (Package (0x04) { OSTC, OST0, OST1, OST2 })
+			}
+
+			/*
+			 * What _OST last received, in _STA: bits 0-3 present and
+			 * functioning, 4-11 the number of calls (mod 256), 12-15
+			 * Arg1 (status), 16-23 Arg0 (event), 24-31 the idled count.
+			 */
+			Device (OSTR)
+			{
+				Name (_ADR, Zero)
+				Method (_STA, 0, Serialized)
+				{
+					Return ((((OST2 & 0xFF) << 24) | ((OST0 & 0xFF) << 16) |
+						((OST1 & 0x0F) << 12) | ((OSTC & 0xFF) << 4) | 0x0F))
+				}
 			}
 		}
 	}

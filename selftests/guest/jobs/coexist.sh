@@ -41,12 +41,14 @@ tap_check "request 2: CPUs 1 and 3 forced, not CPU 2" sh -c "[ $(idle_count) = 2
 tap_check "request 2: CPU 2 is not in the forced set" eval '! has 2'
 request 3
 tap_check "request 3 with one of 3 CPUs taken: _OST(0x80, 0, 2), the truth" ost_is 0 2
+# Shares against CPU 0's, measured in the same window: CPU 0 is never forced.
+echo 5 >"$dev/idlepct"
 shares=$(cpu_shares 3 0 1 2 3)
+echo 50 >"$dev/idlepct"
 diag "shares (CPU percent): $(echo $shares)"
-tap_check "CPU 2 is clamped by intel_powerclamp (its task got < 80%)" \
-	[ "$(share_of 2 "$shares")" -lt 80 ]
-tap_check "CPU 3 is forced by acpi_pad (its task got < 80%)" [ "$(share_of 3 "$shares")" -lt 80 ]
-tap_check "CPU 0 is free (its task got > 85%)" [ "$(share_of 0 "$shares")" -gt 85 ]
+ref=$(share_of 0 "$shares")
+effect "CPU 2 is clamped by intel_powerclamp at 50" below 80 "$(share_of 2 "$shares")" "$ref"
+effect "CPU 3 is forced by acpi_pad at idlepct 5" below 50 "$(share_of 3 "$shares")" "$ref"
 
 echo 0 >"$pc/cur_state"
 tap_check "intel_powerclamp stopped: acpi_pad takes CPU 2 at its next rotation" wait_count 3
