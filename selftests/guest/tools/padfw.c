@@ -30,6 +30,8 @@
 
 #define TABLE_DIR	"/sys/kernel/config/acpi/table"
 #define HEADER_LEN	36
+/* \_SB.PAD0 as an AML NameString: RootChar, MultiNamePrefix, 3 segments to come */
+#define PAD0_PATH	"\\" "\x2f" "\x03" "_SB_" "PAD0"
 #define MAX_TABLES	100000
 #define HINT_FILE	"/tmp/padfw.next"
 
@@ -95,7 +97,7 @@ int main(int argc, char **argv)
 	}
 
 	/* MethodInvocation: \_SB.PAD0.METHOD as a MultiNamePath, then ARG. */
-	put("\x5c\x2f\x03_SB_PAD0", 10);
+	put(PAD0_PATH, sizeof(PAD0_PATH) - 1);
 	put(argv[1], 4);
 	if (argc == 3)
 		put_int(arg);
