@@ -275,8 +275,13 @@ b4() {
 format_queue() {
 	local base
 	base=$(base_commit)
-	git -C "$TREE" format-patch -q --zero-commit --no-signature --cover-letter \
-		-o "$2" "$base..$1"
+	# The queue's form, whatever the user's git configuration says.
+	GIT_CONFIG_GLOBAL=/dev/null GIT_CONFIG_NOSYSTEM=1 git -C "$TREE" \
+		-c diff.noprefix=false -c diff.mnemonicPrefix=false -c diff.algorithm=myers \
+		-c diff.renames=true -c diff.relative=false -c diff.suppressBlankEmpty=false \
+		-c format.signOff=false -c format.numbered=auto -c format.suffix=.patch \
+		-c format.thread=false -c format.from=false -c core.abbrev=9 \
+		format-patch -q --zero-commit --no-signature --cover-letter -o "$2" "$base..$1"
 	# A blank context line is " " in git's output. checkpatch.pl checks a file
 	# that git tracks (as the queue is) as source, where that space is
 	# trailing whitespace; git am, git apply and patch(1) all take an empty
@@ -284,12 +289,27 @@ format_queue() {
 	sed -i 's/^ $//' "$2"/0*.patch
 }
 
-# unexported BRANCH: print the first commit of BRANCH whose mail differs from
-# the queue (commits made there and not exported yet); print nothing when
-# BRANCH is absent or holds exactly the queue.
+# applied_ref: where scripts/apply records the commit it built the work
+# branch up to, so that the branch is compared with the queue it was built
+# from, not with today's (which a pull may have changed).
+applied_ref() { printf 'refs/acpi-pad/applied-%s\n' "$PAD_QUEUE"; }
+
+# unexported BRANCH: print the first commit of BRANCH that is not exported
+# yet: the first one after the commit scripts/apply built it up to, or, for
+# a branch rewritten since (or made otherwise), the first one whose mail
+# differs from the queue. Print nothing when BRANCH is absent, is as
+# scripts/apply built it, or holds exactly the queue.
 unexported() {
-	local t p i=0 q=() c
-	git -C "$TREE" rev-parse -q --verify "refs/heads/$1" >/dev/null || return 0
+	local t p i=0 q=() c head applied
+	head=$(git -C "$TREE" rev-parse -q --verify "refs/heads/$1") || return 0
+	if applied=$(git -C "$TREE" rev-parse -q --verify "$(applied_ref)"); then
+		[[ $head != "$applied" ]] || return 0
+		if git -C "$TREE" merge-base --is-ancestor "$applied" "$head"; then
+			c=$(git -C "$TREE" rev-list --reverse "$applied..$head" | head -n1)
+			git -C "$TREE" log -1 --format='%h ("%s")' "$c"
+			return 0
+		fi
+	fi
 	t=$(mktemp -d)
 	format_queue "$1" "$t"
 	mapfile -t q < <(series_patches)
