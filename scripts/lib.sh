@@ -28,6 +28,29 @@ PAD_EMAIL="acpi-pad@example.invalid"
 
 log() { printf '%s\n' "$*" >&2; }
 
+# replace_literal OLD NEW: copy stdin to stdout with every OLD replaced by
+# NEW, both taken literally (no regex, no & or \ in NEW).
+replace_literal() {
+	OLD=$1 NEW=$2 awk '{
+		out = ""
+		while ((i = index($0, ENVIRON["OLD"])) > 0) {
+			out = out substr($0, 1, i - 1) ENVIRON["NEW"]
+			$0 = substr($0, i + length(ENVIRON["OLD"]))
+		}
+		print out $0
+	}'
+}
+
+# fail_note STATUS WHAT DIR: say that WHAT failed (the messages before say
+# why) and, when DIR's file system is short of space, how much is free.
+fail_note() {
+	local free
+	free=$(df -Pk "$3" 2>/dev/null | awk 'NR == 2 { print $4 }')
+	log "ERROR: $2 failed (exit status $1; the messages above say why)"
+	[[ -z $free ]] || ((free > 3 * 1024 * 1024)) ||
+		log "       only $((free / 1024)) MiB are free in $3: free some space, or set PAD_CACHE to a larger disk"
+}
+
 # run_strict CMD...: run CMD in a subshell with errexit in force and set
 # strict_status to its exit status; never fails itself. Call it as a plain
 # command: under if, while, ||, && or ! bash ignores errexit in everything
@@ -56,7 +79,7 @@ read_conf() {
 # base_load FILE: the base description of a queue (see bases/) as BASE_*.
 base_load() {
 	[[ -f $1 ]] || die "no base file $1 (PAD_QUEUE is one of: $(ls "$REPO/bases" | paste -sd' '))"
-	read_conf "$1" BASE release queue package version suite deb_sha256 tarball tarball_sha256
+	read_conf "$1" BASE release queue package version suite deb_sha256 tarball tarball_sha256 commit
 }
 base_load "$REPO/bases/$PAD_QUEUE"
 QUEUE=$REPO/$BASE_QUEUE		# the queue: series, patches/ (and the cover letter)
@@ -68,7 +91,7 @@ OUT=$PAD_CACHE/out/$PAD_QUEUE
 # Packages every script may need on a fresh Debian 12 machine.
 PAD_PACKAGES=(
 	acpica-tools bc bison build-essential busybox-static ccache clang-19
-	coreutils cpio flex gcc-aarch64-linux-gnu git kmod libelf-dev
+	coreutils cpio flex gcc-aarch64-linux-gnu gcc-riscv64-linux-gnu git kmod libelf-dev
 	libc6-dev-arm64-cross libssl-dev lld-19 llvm-19 perl python3 python3-git
 	python3-ply qemu-efi-aarch64 qemu-system-arm qemu-system-x86 rsync sparse
 	xz-utils
@@ -234,7 +257,7 @@ deb_fetch() {
 # base_tarball: fetch the base's Debian package (bases/QUEUE), unpack it and
 # print the path of its kernel source tarball, checked against its SHA-256.
 base_tarball() {
-	local d=$PAD_CACHE/base/$PAD_QUEUE
+	local d=$PAD_CACHE/base/$PAD_QUEUE/$BASE_VERSION
 	local tb=$d/${BASE_TARBALL##*/}
 	if [[ -f $tb.ok ]]; then
 		printf '%s\n' "$tb"
@@ -362,6 +385,14 @@ qemu_conf() {
 	read_conf "$REPO/scripts/qemu/$1.conf" QEMU binary package machine cpu smp memory image cmdline
 	command -v "$QEMU_BINARY" >/dev/null ||
 		die "could not find $QEMU_BINARY: install it (apt-get install $QEMU_PACKAGE), or run scripts/test or scripts/demo, which install what they need"
+}
+
+# cpu_model ARCH NAME: the QEMU -cpu value of NAME in scripts/qemu/ARCH-cpus.conf,
+# or NAME itself when it is not one of those names.
+cpu_model() {
+	local f=$REPO/scripts/qemu/$1-cpus.conf m
+	m=$(sed -n "s/^$2=//p" "$f" 2>/dev/null | head -n1)
+	printf '%s\n' "${m:-$2}"
 }
 
 # True when KVM can boot build NAME's kernel here (checked once per cache; a

@@ -8,7 +8,7 @@
 #   (its cooling device state write fails) while acpi_pad forces every CPU
 #   of its cpumask; acpi_pad is not disturbed.
 # Needs a guest CPU on which intel_powerclamp loads (MWAIT, Intel vendor:
-# scripts/vm -c max,vendor=GenuineIntel) with 4 CPUs (2 cores x 2 threads):
+# scripts/vm -c mwait) with 4 CPUs (2 cores x 2 threads):
 # acpi_pad keeps CPU 0's core (0, 1) for last and forces 2, 3 first.
 . /pad/lib.sh
 [ "$(online_cpus | wc -w)" -ge 4 ] || { echo "# SKIP need 4 CPUs"; exit 4; }

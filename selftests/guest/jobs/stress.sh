@@ -40,7 +40,7 @@ if grep -q GenuineIntel /proc/cpuinfo && grep -qw monitor /proc/cpuinfo; then
 	tap_check "intel_powerclamp loads (cpumask=2)" modprobe intel_powerclamp cpumask=2
 	rmmod intel_powerclamp 2>/dev/null
 else
-	diag "no intel_powerclamp: the CPU has no MWAIT or is not Intel (scripts/vm -c max,vendor=GenuineIntel)"
+	diag "no intel_powerclamp: the CPU has no MWAIT or is not Intel (scripts/vm -c mwait)"
 fi
 
 start=$(date +%s)
