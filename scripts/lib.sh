@@ -16,6 +16,12 @@ set -euo pipefail
 shopt -s inherit_errexit
 [[ ${DEBUG:-0} == 1 ]] && set -x
 
+# -h or --help, to any script: its header comment is its usage.
+if [[ ${1:-} == -h || ${1:-} == --help ]]; then
+	sed -n '2,/^[^#]/{ /^# shellcheck/d; s/^# \{0,1\}//p; }' "$0" | sed '/^$/N;/^\n$/D'
+	exit 0
+fi
+
 REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 PAD_CACHE=${PAD_CACHE:-/var/tmp/acpi-pad}
 PAD_QUEUE=${PAD_QUEUE:-7.3}
