@@ -62,14 +62,24 @@ mask_cpus() {
 idle_mask() { cat "$(pad_dev)/idlecpus"; }
 idle_count() { mask_weight "$(idle_mask)"; }
 
-# wait_count N: poll (bounded, 5 s) until N CPUs are forced idle.
-wait_count() {
-	i=0
-	while [ $i -lt 50 ]; do
-		[ "$(idle_count)" = "$1" ] && return 0
+# wait_for TENTHS CMD...: run CMD every 0.1 s until it succeeds, at most
+# TENTHS times; fails when it never did.
+wait_for() {
+	local n=$1 i=0
+	shift
+	while [ $i -lt "$n" ]; do
+		"$@" && return 0
 		sleep 0.1
 		i=$((i + 1))
 	done
+	return 1
+}
+
+count_is() { [ "$(idle_count)" = "$1" ]; }
+
+# wait_count N: poll (bounded, 5 s) until N CPUs are forced idle.
+wait_count() {
+	wait_for 50 count_is "$1" && return 0
 	diag "forced: $(idle_mask), want $1 CPUs"
 	return 1
 }
@@ -110,18 +120,18 @@ fw_ost() {
 # to 10 s for _OST to be called once more. Prints fw_ost's answer; fails
 # when the request could not be made or _OST was not called.
 fw_request() {
-	local before now i=0
+	local before
 	before=$(fw_ost) || return 1
 	fw_exec SETN "$1" || return 1
-	while [ $i -lt 100 ]; do
-		now=$(fw_ost) || return 1
-		[ "${now%% *}" != "${before%% *}" ] && { echo "$now"; return 0; }
-		sleep 0.1
-		i=$((i + 1))
-	done
-	diag "fw_request $1: no _OST within 10 s (still $before)"
-	return 1
+	if ! wait_for 100 ost_since "${before%% *}"; then
+		diag "fw_request $1: no _OST within 10 s (still $before)"
+		return 1
+	fi
+	fw_ost
 }
+
+# ost_since CALLS: _OST has been called since the count was CALLS.
+ost_since() { local now; now=$(fw_ost) && [ "${now%% *}" != "$1" ]; }
 
 # Kernel reports a test must never cause (ACPICA's own "ACPI Warning" and
 # "ACPI Error" lines are allowed): WARN/BUG/Oops, lockdep, KASAN, UBSAN,

@@ -9,15 +9,8 @@ ncpus=$(online_cpus | wc -w)
 	{ echo "# SKIP need 3 CPUs and CPU hotplug"; exit 4; }
 
 # wait_mask CMD: poll (bounded, 5 s) until CMD "$(idle_mask)" succeeds.
-wait_mask() {
-	i=0
-	while [ $i -lt 50 ]; do
-		"$@" "$(idle_mask)" && return 0
-		sleep 0.1
-		i=$((i + 1))
-	done
-	return 1
-}
+wait_mask() { wait_for 50 mask_matches "$@"; }
+mask_matches() { "$@" "$(idle_mask)"; }
 weight_is() { [ "$(mask_weight "$2")" = "$1" ]; }
 # lacks CPU N MASK: CPU is not in MASK, which has N CPUs.
 lacks() { case " $(mask_cpus "$3") " in *" $1 "*) return 1 ;; esac; weight_is "$2" "$3"; }

@@ -13,15 +13,10 @@ before=$(cat $cpus)
 /kselftest/acpi/pad_test -t hotplug_replace -t hotplug_no_replacement >/tmp/ksft.out 2>&1 &
 pid=$!
 # Bounded: 60 s for a test to have a CPU offline and CPUs forced.
-i=0
-while [ $i -lt 600 ]; do
-	if [ "$(cat $cpus)" != "$before" ] && [ -n "$(pad_dev)" ] && [ "$(idle_count)" -gt 0 ]; then
-		break
-	fi
-	kill -0 $pid 2>/dev/null || break
-	sleep 0.1
-	i=$((i + 1))
-done
+offline_and_forced() {
+	[ "$(cat $cpus)" != "$before" ] && [ -n "$(pad_dev)" ] && [ "$(idle_count)" -gt 0 ]
+}
+wait_for 600 offline_and_forced
 state="online $(cat $cpus), forced [$(mask_cpus "$(idle_mask 2>/dev/null)")]"
 if [ "$(cat $cpus)" = "$before" ]; then
 	kill -TERM $pid 2>/dev/null

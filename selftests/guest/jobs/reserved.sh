@@ -17,15 +17,11 @@ echo 90 >"$dev/idlepct"
 
 # wait_cpus LIST: poll (bounded, 5 s) until the forced CPUs are LIST.
 wait_cpus() {
-	i=0
-	while [ $i -lt 50 ]; do
-		[ "$(mask_cpus "$(idle_mask)")" = "$1" ] && return 0
-		sleep 0.1
-		i=$((i + 1))
-	done
+	wait_for 50 cpus_are "$1" && return 0
 	diag "forced: $(mask_cpus "$(idle_mask)"), want: $1"
 	return 1
 }
+cpus_are() { [ "$(mask_cpus "$(idle_mask)")" = "$1" ]; }
 
 echo 4 >"$dev/idlecpus"
 tap_check "idlecpus=4 with isolcpus=0: CPUs 0 2 3 forced, CPU 1 kept" wait_cpus "0 2 3"
