@@ -99,6 +99,27 @@ expect_error "KERNEL_TREE of Linux 6.1, scripts/build: refuses before configurin
 	"holds Linux 6\.1\.0, but queue 7\.3" env KERNEL_TREE="$tmp/k61" "$S/build"
 check "bad arguments and trees leave PAD_CACHE untouched" test ! -e "$PAD_CACHE"
 
+echo "# work the scripts do not own"
+# A 7.3.y tree whose acpi-pad branch holds a commit that is not in the queue.
+mk_tree "$tmp/k73" 7 3 9
+env KERNEL_TREE="$tmp/k73" "$S/tree" >/dev/null 2>&1
+git -C "$tmp/k73" checkout -q -b acpi-pad
+echo work >"$tmp/k73/work"
+git -C "$tmp/k73" add work
+git -C "$tmp/k73" -c user.name=t -c user.email=t@t.invalid commit -q -m "my unexported work"
+expect_error "apply --upto 1 over unexported work: refuses and says what to run" \
+	"branch acpi-pad .* has work that is not in the queue, from commit .*my unexported work" \
+	env KERNEL_TREE="$tmp/k73" "$S/apply" --upto 1
+check "apply --upto 1 over unexported work: the work is still on acpi-pad" \
+	test "$(git -C "$tmp/k73" log -1 --format=%s acpi-pad)" = "my unexported work"
+mkdir -p "$tmp/mine"
+echo keep >"$tmp/mine/file"
+expect_error "send --to-dir into a non-empty directory: refuses" \
+	"--to-dir .*/mine exists and is not empty: name a new or empty directory" \
+	env SUBMITTER="A Tester <a@t.invalid>" "$S/send" --to-dir "$tmp/mine"
+check "send --to-dir into a non-empty directory: it is left as it was" \
+	test "$(ls -A "$tmp/mine")" = file
+
 echo "# missing tools and packages"
 # A complete-looking build, so that vm gets past its own checks.
 fake=$PAD_CACHE/out/7.3/pad
