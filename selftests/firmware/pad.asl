@@ -128,6 +128,32 @@ DefinitionBlock ("pad.aml", "SSDT", 2, "PADTST", "PAD", 0x00000001)
 			}
 
 			/*
+			 * Bus scans: every scan of the namespace (the kernel runs one
+			 * after each table load) evaluates the _STA of every device,
+			 * so SCAN's counts them, and SCNV's reports the count without
+			 * changing it. padfw waits for the scan its table load queued.
+			 */
+			Name (SCNC, Zero)
+			Device (SCAN)
+			{
+				Name (_ADR, One)
+				Method (_STA, 0, Serialized)
+				{
+					SCNC++
+					Return (0x0F)
+				}
+			}
+
+			Device (SCNV)
+			{
+				Name (_ADR, 0x02)
+				Method (_STA, 0, Serialized)
+				{
+					Return ((((SCNC & 0x0FFFFFFF) << 4) | 0x0F))
+				}
+			}
+
+			/*
 			 * What _OST last received, in _STA: bits 0-3 present and
 			 * functioning, 4-11 the number of calls (mod 256), 12-15
 			 * Arg1 (status), 16-23 Arg0 (event), 24-31 the idled count.

@@ -13,19 +13,28 @@
  * table is unique (its OEM revision is N), as ACPICA refuses to load a copy
  * of a loaded table.
  *
+ * Each load queues a scan of the whole ACPI namespace, one at a time: loads
+ * faster than the scans run pile them up (a sanitizer kernel under stress
+ * then reports the waiting workers as hung). So padfw returns only once
+ * the scan its load queued has started: \_SB.PAD0.SCNV's _STA counts the
+ * scans (pad.asl). Without that device it does not wait.
+ *
  * ARG is a decimal (or 0x-prefixed) unsigned 64-bit number; a namespace
  * with 32-bit Integers (a revision 1 DSDT) truncates it as ACPICA does.
  * Exit status: 0 when the table loaded, 1 when it did not (the reason on
  * stderr), 2 on bad usage.
  */
 #define _GNU_SOURCE
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #define TABLE_DIR	"/sys/kernel/config/acpi/table"
@@ -34,6 +43,9 @@
 #define PAD0_PATH	"\\" "\x2f" "\x03" "_SB_" "PAD0"
 #define MAX_TABLES	100000
 #define HINT_FILE	"/tmp/padfw.next"
+#define ACPI_DEVICES	"/sys/bus/acpi/devices"
+#define SCAN_PATH	"\\_SB_.PAD0.SCNV"
+#define SCAN_WAIT_MS	30000
 
 static unsigned char aml[HEADER_LEN + 64];
 static size_t len = HEADER_LEN;
@@ -72,6 +84,59 @@ static void put_int(uint64_t v)
 	}
 }
 
+/* Find the status file of the ACPI device at @acpi_path ("\\_SB_.PAD0.SCNV"). */
+static bool find_status(const char *acpi_path, char *out, size_t size)
+{
+	char path[300], buf[64];
+	struct dirent *de;
+	bool found = false;
+	ssize_t n;
+	DIR *d;
+	int fd;
+
+	d = opendir(ACPI_DEVICES);
+	if (!d)
+		return false;
+	while (!found && (de = readdir(d))) {
+		if (de->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), ACPI_DEVICES "/%s/path", de->d_name);
+		fd = open(path, O_RDONLY);
+		if (fd < 0)
+			continue;
+		n = read(fd, buf, sizeof(buf) - 1);
+		close(fd);
+		if (n <= 0)
+			continue;
+		buf[n] = 0;
+		buf[strcspn(buf, "\n")] = 0;
+		if (!strcmp(buf, acpi_path)) {
+			snprintf(out, size, ACPI_DEVICES "/%s/status", de->d_name);
+			found = true;
+		}
+	}
+	closedir(d);
+	return found;
+}
+
+/* The number in @file, or -1. */
+static long long read_number(const char *file)
+{
+	char buf[32];
+	ssize_t n;
+	int fd;
+
+	fd = open(file, O_RDONLY);
+	if (fd < 0)
+		return -1;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return -1;
+	buf[n] = 0;
+	return strtoll(buf, NULL, 10);
+}
+
 static int usage(void)
 {
 	fprintf(stderr, "usage: padfw METHOD [ARG]   (METHOD: 4 characters, a method of \\_SB.PAD0)\n");
@@ -84,6 +149,9 @@ int main(int argc, char **argv)
 	unsigned char sum = 0;
 	uint64_t arg = 0;
 	size_t i;
+	struct timespec tick = { 0, 10 * 1000 * 1000 };
+	char scan_file[300];
+	long long scans;
 	int n, first, fd;
 	FILE *hint;
 
@@ -144,6 +212,9 @@ int main(int argc, char **argv)
 		sum += aml[i];
 	aml[9] = -sum;				/* checksum */
 
+	scans = find_status(SCAN_PATH, scan_file, sizeof(scan_file)) ?
+		read_number(scan_file) : -1;
+
 	/*
 	 * configfs loads the table when the file is closed and ignores what
 	 * the load returns: the table's signature reads back only if it
@@ -166,6 +237,17 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	close(fd);
+
+	/* Wait (bounded) for the bus scan this load queued to start. */
+	for (i = 0; scans >= 0 && read_number(scan_file) == scans; i++) {
+		if (i == SCAN_WAIT_MS / 10) {
+			fprintf(stderr, "padfw: %s loaded, but no bus scan started within %d s\n",
+				dir, SCAN_WAIT_MS / 1000);
+			return 1;
+		}
+		nanosleep(&tick, NULL);
+	}
+
 	hint = fopen(HINT_FILE, "w");
 	if (hint) {
 		fprintf(hint, "%d\n", n + 1);
