@@ -9,8 +9,7 @@
  *   SETN <count>   set the count and Notify(PAD0, 0x80)
  *   NT81           Notify(PAD0, 0x81); NT90 likewise
  * and reads what _OST received from /sys/bus/acpi/devices/<OSTR>/status,
- * which evaluates OSTR's _STA on every read. GOST returns the same,
- * unencoded, for the ACPICA debugger (acpidbg -b 'evaluate \_SB.PAD0.GOST').
+ * which evaluates OSTR's _STA on every read.
  * Build with NO_OST defined (iasl -D NO_OST) for firmware without _OST.
  */
 DefinitionBlock ("pad.aml", "SSDT", 2, "PADTST", "PAD", 0x00000001)
@@ -120,11 +119,6 @@ DefinitionBlock ("pad.aml", "SSDT", 2, "PADTST", "PAD", 0x00000001)
 			Method (NT90, 0, Serialized)
 			{
 				Notify (PAD0, 0x90)
-			}
-
-			Method (GOST, 0, Serialized)
-			{
-				Return (Package (0x04) { OSTC, OST0, OST1, OST2 })
 			}
 
 			/*
