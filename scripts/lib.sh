@@ -1,4 +1,5 @@
 # shellcheck shell=bash
+# SPDX-License-Identifier: GPL-2.0
 # Shared helpers for the scripts in this directory. Source it; do not run it.
 #
 # Environment (all optional):
@@ -18,7 +19,7 @@ shopt -s inherit_errexit
 
 # -h or --help, to any script: its header comment is its usage.
 if [[ ${1:-} == -h || ${1:-} == --help ]]; then
-	sed -n '2,/^[^#]/{ /^# shellcheck/d; s/^# \{0,1\}//p; }' "$0" | sed '/^$/N;/^\n$/D'
+	sed -n '2,/^[^#]/{ /^# shellcheck/d; /SPDX-License-Identifier/d; s/^# \{0,1\}//p; }' "$0" | sed '/^$/N;/^\n$/D'
 	exit 0
 fi
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Emulated Processor Aggregator Device (ACPI 6.x section 8.5) for tests.
  *

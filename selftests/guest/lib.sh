@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=sh
 # Helpers for the guest jobs: TAP output, the PAD device, the emulated firmware.
 # Sourced by the scripts in jobs/.
 

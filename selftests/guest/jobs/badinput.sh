@@ -1,3 +1,5 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
 # Invalid writes to every sysfs attribute of the PAD (idlecpus, idlepct,
 # rrtime): each must fail with exactly EINVAL and change nothing (all three
 # attributes and the forced CPUs read back the same); an empty write writes

@@ -1,3 +1,5 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
 # One driver's part of scripts/bench, chosen on the kernel command line:
 #   bench=DRIVER      ours (the series' acpi_pad), period-NNms (the series'
 #                     acpi_pad with another period, /bench/period-NNms.ko),

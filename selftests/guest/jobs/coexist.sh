@@ -1,3 +1,5 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
 # The driver and intel_powerclamp share idle_inject, where a CPU belongs to
 # one user at a time. The policy (Documentation/ABI/testing/
 # sysfs-devices-platform-ACPI-PAD): first come, first served, per CPU.

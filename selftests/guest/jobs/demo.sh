@@ -1,3 +1,5 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
 # The demo: the firmware asks for N idle CPUs (padcount= on the command line,
 # default 2), the driver idles them, _OST tells the firmware; then release.
 . /pad/lib.sh

@@ -1,3 +1,5 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
 # CPU hotplug while the forced set rotates every second: changing the set
 # must never make CPU hotplug fail. Offlining and onlining a CPU that is
 # not kept running, in a loop, must succeed every time (before idle_inject

@@ -1,3 +1,5 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
 # CPU hotplug during injection, driven by the firmware: a forced CPU going
 # offline is replaced, an onlined CPU is used while the request is unmet,
 # and idlecpus and _OST stay true.

@@ -1,3 +1,5 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
 # Run the acpi kselftests the way test farms do (run_kselftest.sh), then
 # restate each test's result as a top-level TAP line for the host to count.
 . /pad/lib.sh

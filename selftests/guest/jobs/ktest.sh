@@ -1,3 +1,5 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
 # One kselftest of the acpi suite, named by padtest= on the kernel command
 # line, run directly (not through run_kselftest.sh) so that its TAP reaches
 # the console as it goes: for a driver that may hang the guest (scripts/stock).

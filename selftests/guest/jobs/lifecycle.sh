@@ -1,3 +1,5 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
 # Unbind, bind and module reload cycles while CPUs are forced idle. Each
 # teardown must stop the injection at once (a busy task on a formerly forced
 # CPU gets its CPU back), leave no CPU registered with idle_inject (the next

@@ -1,3 +1,5 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
 # Firmware without _OST (booted with pad-noost.aml): requests are still
 # honoured, and the missing _OST is neither fatal nor noisy.
 . /pad/lib.sh

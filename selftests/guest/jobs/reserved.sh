@@ -1,3 +1,5 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
 # The CPU kept running is the first online CPU that does scheduler and
 # timer housekeeping. Booted with isolcpus=0 (CPU 0 out of the scheduler
 # domains), that is CPU 1; when it goes offline the next housekeeping CPU

@@ -1,3 +1,5 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
 # Firmware scenarios: what _OST receives and what idlecpus shows for good and
 # malformed _PUR answers and for unsupported notifications. Booted with
 # acpica_no_return_repair, ACPICA hands the driver _PUR's raw object;

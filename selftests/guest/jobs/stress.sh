@@ -1,3 +1,5 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
 # Everything at once, bounded in time (stressmins=N on the kernel command
 # line, default 1) and in count (stresscycles=N per kind, default 100000):
 #   fw        firmware requests (padfw): counts 0, 1, all

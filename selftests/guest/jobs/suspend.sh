@@ -1,3 +1,5 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
 # System suspend while CPUs are forced idle, woken by the CMOS RTC alarm:
 # the suspend returns, the forced set survives it or is restored (as many
 # CPUs forced as before, and exactly the CPUs idlecpus shows inject idle),
