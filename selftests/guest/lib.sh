@@ -3,21 +3,35 @@
 # Helpers for the guest jobs: TAP output, the PAD device, the emulated firmware.
 # Sourced by the scripts in jobs/.
 
-_tap_n=0
-_tap_fail=0
+# TAP through the kselftest helpers (installed with the kselftests): the
+# header first, results numbered as they come, then the plan and the totals
+# at the end, as the jobs do not know their count up front.
+# The header comes with the first result, so that jobs that report none
+# (the demo) print none.
+. /kselftest/kselftest/ktap_helpers.sh
 
-tap_ok() { _tap_n=$((_tap_n + 1)); echo "ok $_tap_n $*"; }
-tap_fail() { _tap_n=$((_tap_n + 1)); _tap_fail=$((_tap_fail + 1)); echo "not ok $_tap_n $*"; }
-tap_skip() { _tap_n=$((_tap_n + 1)); echo "ok $_tap_n # SKIP $*"; }
-# tap_skip_desc DESC REASON: a skipped test with its description.
-tap_skip_desc() { _tap_n=$((_tap_n + 1)); echo "ok $_tap_n $1 # SKIP $2"; }
-# tap_check DESC CMD...: one TAP line for whether CMD succeeds.
+tap_head() { [ -n "${_tap_head:-}" ] || { ktap_print_header; _tap_head=1; }; }
+tap_ok() { tap_head; ktap_test_pass "$*"; }
+tap_fail() { tap_head; ktap_test_fail "$*"; }
+tap_skip() { tap_head; ktap_test_skip "$*"; }
+# tap_skip_desc DESC REASON: a skipped test, and why.
+tap_skip_desc() { tap_skip "$1 (skipped: $2)"; }
+# tap_check DESC CMD...: one result for whether CMD succeeds (CMD's words
+# stay as they are, which ktap_test_result does not keep).
 tap_check() {
 	desc=$1
 	shift
 	if "$@"; then tap_ok "$desc"; else tap_fail "$desc"; fi
 }
-tap_done() { echo "1..$_tap_n"; [ "$_tap_fail" -eq 0 ]; }
+# tap_done: the plan and the totals; fails when a test failed.
+tap_done() {
+	tap_head
+	ktap_set_plan $((KTAP_TESTNO - 1))
+	ktap_print_totals
+	[ "$KTAP_CNT_FAIL" -eq 0 ]
+}
+# skip_all REASON: the job cannot run here; exit 4 (KSFT_SKIP).
+skip_all() { tap_head; ktap_skip_all "$*"; exit "$KSFT_SKIP"; }
 diag() { echo "# $*"; }
 
 # The bound PAD device's sysfs directory (empty when none).

@@ -9,7 +9,7 @@
 # changed state ("# invalid inputs: N tried, M changed state").
 . /pad/lib.sh
 modprobe acpi_pad && dev=$(pad_dev) || { tap_fail "acpi_pad binds"; exit 1; }
-[ "$(online_cpus | wc -w)" -ge 4 ] || { echo "# SKIP need 4 CPUs"; exit 4; }
+[ "$(online_cpus | wc -w)" -ge 4 ] || skip_all "need 4 CPUs"
 
 # Rejected by all three (kstrtouint, base 0, then the driver's checks).
 # A page of digits is cut to PAGE_SIZE by kernfs and then overflows.

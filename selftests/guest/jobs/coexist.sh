@@ -13,10 +13,9 @@
 # scripts/vm -c mwait) with 4 CPUs (2 cores x 2 threads):
 # acpi_pad keeps CPU 0's core (0, 1) for last and forces 2, 3 first.
 . /pad/lib.sh
-[ "$(online_cpus | wc -w)" -ge 4 ] || { echo "# SKIP need 4 CPUs"; exit 4; }
+[ "$(online_cpus | wc -w)" -ge 4 ] || skip_all "need 4 CPUs"
 if ! modprobe intel_powerclamp cpumask=4 max_idle=100 2>/tmp/err; then
-	echo "# SKIP intel_powerclamp does not load here: $(cat /tmp/err)"
-	exit 4
+	skip_all "intel_powerclamp does not load here: $(cat /tmp/err)"
 fi
 for d in /sys/class/thermal/cooling_device*; do
 	[ "$(cat "$d/type")" = intel_powerclamp ] && pc=$d

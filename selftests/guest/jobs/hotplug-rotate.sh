@@ -11,7 +11,7 @@
 modprobe acpi_pad && dev=$(pad_dev) || { tap_fail "acpi_pad binds"; exit 1; }
 [ "$(online_cpus | wc -w)" -ge 4 ] && [ -w /sys/devices/system/cpu/cpu1/online ] &&
 	[ -w /sys/devices/system/cpu/cpu3/online ] ||
-	{ echo "# SKIP need 4 CPUs and CPU hotplug"; exit 4; }
+	skip_all "need 4 CPUs and CPU hotplug"
 echo 1 >"$dev/rrtime"
 echo 50 >"$dev/idlepct"
 

@@ -8,7 +8,7 @@ modprobe acpi_pad && dev=$(pad_dev) || { tap_fail "acpi_pad binds"; exit 1; }
 echo 99 >"$dev/rrtime"
 ncpus=$(online_cpus | wc -w)
 [ "$ncpus" -ge 3 ] && [ -w /sys/devices/system/cpu/cpu1/online ] ||
-	{ echo "# SKIP need 3 CPUs and CPU hotplug"; exit 4; }
+	skip_all "need 3 CPUs and CPU hotplug"
 
 # wait_mask CMD: poll (bounded, 5 s) until CMD "$(idle_mask)" succeeds.
 wait_mask() { wait_for 50 mask_matches "$@"; }

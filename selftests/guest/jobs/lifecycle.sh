@@ -9,7 +9,7 @@
 drv=/sys/bus/platform/drivers/processor_aggregator
 modprobe acpi_pad && dev=$(pad_dev) || { tap_fail "acpi_pad binds"; exit 1; }
 name=${dev##*/}
-[ "$(online_cpus | wc -w)" -ge 2 ] || { echo "# SKIP need 2 CPUs"; exit 4; }
+[ "$(online_cpus | wc -w)" -ge 2 ] || skip_all "need 2 CPUs"
 
 # force_one: force one CPU idle at idlepct 5 (95 % idle), without
 # rotation; print it.

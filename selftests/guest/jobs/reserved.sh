@@ -7,9 +7,9 @@
 # set grows again. CPU 0, isolated, comes last: it is forced here because
 # all CPUs are asked for.
 . /pad/lib.sh
-grep -q 'isolcpus=0' /proc/cmdline || { echo "# SKIP boot with isolcpus=0"; exit 4; }
+grep -q 'isolcpus=0' /proc/cmdline || skip_all "boot with isolcpus=0"
 [ -w /sys/devices/system/cpu/cpu1/online ] && [ "$(online_cpus | wc -w)" -ge 4 ] ||
-	{ echo "# SKIP need 4 CPUs and CPU hotplug"; exit 4; }
+	skip_all "need 4 CPUs and CPU hotplug"
 modprobe acpi_pad && dev=$(pad_dev) || { tap_fail "acpi_pad binds"; exit 1; }
 echo 99 >"$dev/rrtime"
 # CPU 0 will be forced: move this job to CPU 1 (the kernel moves it on when

@@ -32,7 +32,7 @@ modprobe acpi_pad && dev=$(pad_dev) || { tap_fail "acpi_pad binds"; exit 1; }
 ncpus=$(online_cpus | wc -w)
 last=$((ncpus - 1))
 [ "$ncpus" -ge 3 ] && [ -w /sys/devices/system/cpu/cpu1/online ] ||
-	{ echo "# SKIP need 3 CPUs and CPU hotplug"; exit 4; }
+	skip_all "need 3 CPUs and CPU hotplug"
 tap_ok "acpi_pad binds; $ncpus CPUs; stress for $mins min, at most $max cycles per kind"
 
 # Where intel_powerclamp should load (Intel vendor and MWAIT), it must.

@@ -18,9 +18,9 @@ rtc=/sys/class/rtc/rtc0
 state=$(sed -n 's/.*pmstate=\([a-z]*\).*/\1/p' /proc/cmdline)
 state=${state:-mem}
 grep -qw "$state" /sys/power/state 2>/dev/null ||
-	{ echo "# SKIP '$state' not in /sys/power/state ($(cat /sys/power/state 2>/dev/null)): kernel without CONFIG_SUSPEND?"; exit 4; }
+	skip_all "'$state' not in /sys/power/state ($(cat /sys/power/state 2>/dev/null)): kernel without CONFIG_SUSPEND?"
 [ -w $rtc/wakealarm ] ||
-	{ echo "# SKIP no RTC wake alarm ($rtc/wakealarm): nothing would wake the guest"; exit 4; }
+	skip_all "no RTC wake alarm ($rtc/wakealarm): nothing would wake the guest"
 modprobe acpi_pad && dev=$(pad_dev) || { tap_fail "acpi_pad binds"; exit 1; }
 ncpus=$(online_cpus | wc -w)
 last=$((ncpus - 1))
