@@ -235,29 +235,40 @@ debian_mirror() {
 	printf '%s\n' "${m%/}"
 }
 
+# apt_download DIR SUITE ARCH PACKAGE[=VERSION]: download the package for
+# ARCH from the system's Debian mirror and SUITE into DIR, with a source list
+# and package lists of DIR's own (the system's apt sources stay as they
+# are); print the path of the .deb.
+apt_download() {
+	local dir=$1 suite=$2 arch=$3 pkg=$4 mirror opts
+	mkdir -p "$dir/lists/partial" "$dir/archives/partial"
+	mirror=$(debian_mirror)
+	[[ $suite != *-security ]] || mirror+=-security
+	printf 'deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] %s %s main\n' \
+		"$mirror" "$suite" >"$dir/sources.list"
+	opts=(-o Dir::Etc::sourcelist="$dir/sources.list" -o Dir::Etc::SourceParts=/dev/null
+		-o Dir::State::Lists="$dir/lists" -o Dir::Cache::Archives="$dir/archives"
+		-o APT::Architecture="$arch" -o APT::Architectures::="$arch"
+		-o APT::Get::List-Cleanup=0 -o APT::Sandbox::User=root)
+	apt-get "${opts[@]}" update -q >"$dir/apt.log" 2>&1 ||
+		{ tail -n 5 "$dir/apt.log" >&2; die "apt-get update for $suite ($arch) failed: is the Debian mirror reachable?"; }
+	rm -f "$dir"/*.deb
+	(cd "$dir" && apt-get "${opts[@]}" download "$pkg" >>"$dir/apt.log" 2>&1) ||
+		{ tail -n 5 "$dir/apt.log" >&2; die "cannot download $pkg from $suite ($arch)"; }
+	ls "$dir"/*.deb
+}
+
 # deb_fetch PACKAGE VERSION SUITE SHA256 DEB: download exactly that version
-# of a Debian package into the file DEB and check its SHA-256, without
-# changing the system's apt sources: the system's Debian mirror with SUITE,
-# in a private source list and lists directory.
+# of a Debian package into the file DEB and check its SHA-256.
 deb_fetch() {
-	local pkg=$1 ver=$2 suite=$3 sum=$4 deb=$5 apt=$PAD_CACHE/apt/$3 mirror opts
+	local pkg=$1 ver=$2 suite=$3 sum=$4 deb=$5 got
 	if [[ -f $deb ]] && sha256sum -c --status <<<"$sum  $deb"; then
 		return 0
 	fi
 	log "Fetching $pkg $ver ($suite)"
-	mkdir -p "$apt/lists/partial" "$apt/archives/partial" "$(dirname "$deb")"
-	mirror=$(debian_mirror)
-	[[ $suite != *-security ]] || mirror+=-security
-	printf 'deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] %s %s main\n' \
-		"$mirror" "$suite" >"$apt/sources.list"
-	opts=(-o Dir::Etc::sourcelist="$apt/sources.list" -o Dir::Etc::SourceParts=/dev/null
-		-o Dir::State::Lists="$apt/lists" -o Dir::Cache::Archives="$apt/archives"
-		-o APT::Get::List-Cleanup=0 -o APT::Sandbox::User=root)
-	apt-get "${opts[@]}" update -q >"$apt/apt.log" 2>&1 ||
-		{ cat "$apt/apt.log" >&2; die "apt-get update for $suite failed"; }
-	(cd "$apt" && apt-get "${opts[@]}" download "$pkg=$ver" >>"$apt/apt.log" 2>&1) ||
-		{ tail -n 5 "$apt/apt.log" >&2; die "cannot download $pkg=$ver from $suite"; }
-	mv "$apt/${pkg}_${ver/:/%3a}_all.deb" "$deb"
+	mkdir -p "$(dirname "$deb")"
+	got=$(apt_download "$PAD_CACHE/apt/$suite" "$suite" "$(dpkg --print-architecture)" "$pkg=$ver")
+	mv "$got" "$deb"
 	sha256sum -c --status <<<"$sum  $deb" || { rm -f "$deb"; die "$pkg $ver: checksum differs from the one recorded"; }
 }
 
