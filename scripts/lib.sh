@@ -382,6 +382,24 @@ with_timeout() {
 	timeout --kill-after=10 "$secs" "$@"
 }
 
+# pack_cpio ROOT OUT BUSYBOX CC: complete the guest's root ROOT with BUSYBOX,
+# a link for each of its applets, and a small static timeout that knows
+# --foreground (run_kselftest.sh needs it; busybox's does not) built with
+# CC; then pack ROOT as the initramfs OUT, written whole or not at all.
+pack_cpio() {
+	local r=$1 out=$2 bb=$3 cc=$4 applet
+	[[ -x /bin/busybox ]] || die "no /bin/busybox: apt-get install busybox-static"
+	mkdir -p "$r/bin" "$r/usr/bin"
+	install -m755 "$bb" "$r/bin/busybox"
+	# The applets of the host's busybox: the same version, any architecture.
+	for applet in $(/bin/busybox --list); do
+		[[ -e $r/bin/$applet ]] || ln -s busybox "$r/bin/$applet"
+	done
+	"$cc" -O2 -Wall -static -o "$r/usr/bin/timeout" "$REPO/selftests/farm/timeout.c"
+	(cd "$r" && find . | LC_ALL=C sort | cpio -o -H newc --quiet) >"$out.tmp"
+	mv "$out.tmp" "$out"
+}
+
 # Compile selftests/firmware/pad.asl (variant: pad, or pad-noost without _OST)
 # into $OUT/aml and print the path of the AML.
 firmware_aml() {
