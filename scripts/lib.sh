@@ -335,6 +335,15 @@ format_queue() {
 # from, not with today's (which a pull may have changed).
 applied_ref() { printf 'refs/acpi-pad/applied-%s\n' "$PAD_QUEUE"; }
 
+# cover_parts COVER DIR: the subject and the blurb (the text before the
+# shortlog, without trailing blank lines) of the cover letter COVER, as the
+# files DIR/subject and DIR/blurb.
+cover_parts() {
+	sed -n 's/^Subject: \[[^]]*\] //p' "$1" | head -n1 >"$2/subject"
+	awk '/^$/ && !body { body = 1; next } body && /^[^ ].* \([0-9]+\):$/ { exit } body' "$1" |
+		sed -e :a -e '/^\n*$/{$d;N;ba' -e '}' >"$2/blurb"
+}
+
 # unexported BRANCH: print the first commit of BRANCH that is not exported
 # yet: the first one after the commit scripts/apply built it up to, or, for
 # a branch rewritten since (or made otherwise), the first one whose mail
