@@ -91,6 +91,8 @@ base_load() {
 base_load "$REPO/bases/$PAD_QUEUE"
 QUEUE=$REPO/$BASE_QUEUE		# the queue: series, patches/ (and the cover letter)
 QUEUE=${QUEUE%/.}
+# A copy of the queue with a planted defect (scripts/check --self-test).
+QUEUE=${PAD_QUEUE_DIR:-$QUEUE}
 DEFAULT_TREE=$PAD_CACHE/linux-$PAD_QUEUE
 TREE=${KERNEL_TREE:-$DEFAULT_TREE}
 OUT=$PAD_CACHE/out/$PAD_QUEUE
