@@ -471,6 +471,20 @@ config_fragments() {
 	[[ -z $name || ! -d $d/$name ]] || ls "$d/$name"/*.config
 }
 
+# build_dir SRC NAME: the build directory (O=) of build NAME of the tree SRC.
+# In a tree these scripts made (under $PAD_CACHE), a direct subdirectory of
+# it: kbuild then names every source by a relative path (srctree is ".."),
+# so ccache serves one tree's objects to another tree's build with the same
+# config (the stock kernel and the check's from the series' build). In any
+# other tree (KERNEL_TREE), $OUT/NAME/obj: nothing is written into it.
+build_dir() {
+	if [[ $1 == "$PAD_CACHE"/* && $1 != "${KERNEL_TREE:-/nonexistent}" ]]; then
+		echo "$1/obj-$2"
+	else
+		echo "$OUT/$2/obj"
+	fi
+}
+
 # configure SRC OBJ [MAKE_ARGS...] -- FRAGMENT...: tinyconfig, then merge the
 # fragments with merge_config.sh, then olddefconfig.
 configure() {
