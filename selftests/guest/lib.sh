@@ -215,7 +215,11 @@ online_cpus() {
 # tsc=reliable; from then on shares measured from CPU time are wrong).
 clock_ok() {
 	cs=$(cat /sys/devices/system/clocksource/clocksource0/current_clocksource)
-	[ "$cs" = tsc ] || { diag "clocksource is $cs, not tsc"; return 1; }
+	if [ "$cs" != tsc ]; then
+		diag "clocksource is $cs, not tsc" >&2
+		dmesg | grep -iE 'tsc|clocksource' | tail -n 3 >&2
+		return 1
+	fi
 	! dmesg | grep -E 'Marking TSC unstable|sched_clock: Marking unstable' >&2
 }
 

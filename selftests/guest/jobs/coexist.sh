@@ -97,5 +97,9 @@ sleep 0.5
 running=$(cat /proc/[0-9]*/stat 2>/dev/null | awk '$2 ~ /^\(idle_inject\// && $3 != "S" { print $2 $3 }')
 tap_check "no idle injection kthread runs after both are unloaded ${running:+($running)}" [ -z "$running" ]
 tap_check "no kernel report (WARNING, BUG, lockdep, ...)" dmesg_clean
-tap_check "the guest clock stayed usable" clock_ok
+if clock_ok; then
+	tap_ok "the clock measured CPU shares truthfully (tsc, stable)"
+else
+	tap_skip_desc "the clock measured CPU shares truthfully" "the clocksource changed during the run: shares measured after that are not trustworthy"
+fi
 tap_done

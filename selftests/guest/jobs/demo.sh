@@ -54,6 +54,8 @@ show_shares
 
 echo 1 >"$dev/rrtime"
 rmmod acpi_pad || rc=1
-clock_ok || { echo "the shares above are not trustworthy: the clock changed"; rc=1; }
+# The shares are shown, not checked: a changed clock makes them untrustworthy,
+# not the demo wrong.
+clock_ok || echo "note: the shares above are not trustworthy: the guest clock changed"
 dmesg_clean || { echo "the kernel log has the reports above"; rc=1; }
 exit $rc
