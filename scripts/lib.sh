@@ -24,6 +24,8 @@ if [[ ${1:-} == -h || ${1:-} == --help ]]; then
 fi
 
 REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+# shellcheck source=scripts/tap.sh
+source "$REPO/scripts/tap.sh"
 PAD_CACHE=${PAD_CACHE:-/var/tmp/acpi-pad}
 PAD_QUEUE=${PAD_QUEUE:-7.3}
 WORK_BRANCH=acpi-pad
@@ -377,6 +379,40 @@ unexported() {
 	rm -rf "$t"
 }
 
+# queue_moved: true when the queue's patches differ from the ones
+# scripts/apply last built the work branch from (a pull or an edit of the
+# queue since); false when they match, or apply never ran.
+queue_moved() {
+	local t p i=0 q=() moved=1
+	git -C "$TREE" rev-parse -q --verify "$(applied_ref)" >/dev/null || return 1
+	t=$(mktemp -d)
+	format_queue "$(applied_ref)" "$t"
+	mapfile -t q < <(series_patches)
+	for p in "$t"/0*.patch; do
+		[[ ${p##*/} == 0000-cover-letter.patch ]] && continue
+		if [[ $i -ge ${#q[@]} ]] || ! cmp -s "$p" "${q[$i]}"; then
+			moved=0
+			break
+		fi
+		i=$((i + 1))
+	done
+	rm -rf "$t"
+	return "$moved"
+}
+
+# unexported_advice COMMIT: what to do with the work branch's commits from
+# COMMIT on, which the queue does not hold. Exporting is the way only when
+# the queue is still what the branch was built from: otherwise it would
+# overwrite what changed in the queue since.
+unexported_advice() {
+	if queue_moved; then
+		printf '%s\n' "The queue has also changed since scripts/apply built $WORK_BRANCH (a pull?), so scripts/export would overwrite those changes.
+       Keep your commits on a branch of your own ('git -C $TREE branch my-work $WORK_BRANCH'), drop $WORK_BRANCH ('git -C $TREE branch -D $WORK_BRANCH'), run scripts/apply, then cherry-pick them from my-work onto it."
+	else
+		printf '%s\n' "Run scripts/export to keep it, or 'git -C $TREE branch -D $WORK_BRANCH' to drop it."
+	fi
+}
+
 # Patches in quilt order, as paths.
 series_patches() {
 	local p
@@ -419,38 +455,69 @@ firmware_aml() {
 	command -v iasl >/dev/null ||
 		die "could not find iasl: install it (apt-get install acpica-tools), or run scripts/test or scripts/demo, which install what they need"
 	mkdir -p "$out"
+	# Compiled under a name of its own and renamed, so that a guest started
+	# meanwhile by another run never reads a half-written table.
 	if [[ ! -f $out/$variant.aml || $REPO/selftests/firmware/pad.asl -nt $out/$variant.aml ]]; then
-		iasl -vs "${defs[@]}" -p "$out/$variant" "$REPO/selftests/firmware/pad.asl" >"$out/$variant.iasl.log" 2>&1 ||
-			{ cat "$out/$variant.iasl.log" >&2; die "iasl failed on pad.asl ($variant)"; }
+		iasl -vs "${defs[@]}" -p "$out/$variant-tmp$$" "$REPO/selftests/firmware/pad.asl" >"$out/$variant.iasl.log" 2>&1 ||
+			{ cat "$out/$variant.iasl.log" >&2; rm -f "$out/$variant-tmp$$".*; die "iasl failed on pad.asl ($variant)"; }
+		mv -f "$out/$variant-tmp$$.aml" "$out/$variant.aml"
 	fi
 	printf '%s\n' "$out/$variant.aml"
 }
 
-# qemu_conf ARCH: the QEMU settings for ARCH (scripts/qemu/ARCH.conf) as
-# QEMU_*, and check that the emulator is installed.
+# qemu_conf NAME: the QEMU settings of scripts/qemu/NAME.conf (x86_64, the
+# test guest; farm-ARCH, scripts/farm's) as QEMU_*, and check that the
+# emulator is installed.
 qemu_conf() {
-	read_conf "$REPO/scripts/qemu/$1.conf" QEMU binary package machine cpu smp memory image cmdline
+	unset QEMU_BIOS	# optional
+	read_conf "$REPO/scripts/qemu/$1.conf" QEMU arch binary package machine cpu smp memory console cmdline
 	command -v "$QEMU_BINARY" >/dev/null ||
 		die "could not find $QEMU_BINARY: install it (apt-get install $QEMU_PACKAGE), or run scripts/test or scripts/demo, which install what they need"
+	[[ -z ${QEMU_BIOS:-} || -f $QEMU_BIOS ]] ||
+		die "could not find the firmware $QEMU_BIOS: install it (apt-get install qemu-efi-aarch64)"
 }
 
-# cpu_model ARCH NAME: the QEMU -cpu value of NAME in scripts/qemu/ARCH-cpus.conf,
-# or NAME itself when it is not one of those names.
+# qemu_cmd KERNEL INITRD [SETTING=VALUE...] [-- QEMU_ARG...]: the QEMU
+# command line for the settings qemu_conf read, in the array QEMU_CMD: no
+# devices but the serial console (and the monitor on it), no display, no
+# reboot. A SETTING=VALUE overrides one setting (accel, default tcg; cpu,
+# smp, memory), or adds to the kernel command line (append=...). The
+# QEMU_ARGs go before -append.
+qemu_cmd() {
+	local kernel=$1 initrd=$2 k
+	local -A set=([accel]=tcg [cpu]=$QEMU_CPU [smp]=$QEMU_SMP [memory]=$QEMU_MEMORY [append]="")
+	shift 2
+	while (($#)) && [[ $1 != -- ]]; do
+		k=${1%%=*}
+		[[ $1 == *=* && -v set[$k] ]] || die "qemu_cmd: no setting '$1'"
+		set[$k]=${1#*=}
+		shift
+	done
+	(($# == 0)) || shift
+	QEMU_CMD=("$QEMU_BINARY" -accel "${set[accel]}" -machine "$QEMU_MACHINE"
+		-cpu "$(cpu_model "$QEMU_ARCH" "${set[cpu]}")" -smp "${set[smp]}" -m "${set[memory]}"
+		-nodefaults -display none -no-reboot -serial mon:stdio)
+	[[ -z ${QEMU_BIOS:-} ]] || QEMU_CMD+=(-bios "$QEMU_BIOS")
+	QEMU_CMD+=(-kernel "$kernel" -initrd "$initrd" "$@"
+		-append "console=$QEMU_CONSOLE $QEMU_CMDLINE${set[append]:+ ${set[append]}}")
+}
+
+# cpu_model ARCH NAME: the QEMU -cpu value of NAME in
+# scripts/qemu/ARCH-cpus.conf, or NAME itself when that file does not name it.
 cpu_model() {
 	local f=$REPO/scripts/qemu/$1-cpus.conf m
 	m=$(sed -n "s/^$2=//p" "$f" 2>/dev/null | head -n1)
 	printf '%s\n' "${m:-$2}"
 }
 
-# True when KVM can boot build NAME's kernel here (checked once per cache; a
-# broken /dev/kvm must not hang a run). Uses the settings of qemu_conf.
+# kvm_usable [NAME]: whether KVM can boot build NAME (default pad), probed
+# once per PAD_CACHE with a 60 s limit (a /dev/kvm that exists but cannot
+# run a guest must not hang a run). Uses the settings of qemu_conf.
 kvm_usable() {
 	local mark=$PAD_CACHE/kvm-usable b=$OUT/${1:-pad}
 	if [[ ! -f $mark ]]; then
-		if [[ -w /dev/kvm ]] && with_timeout 60 "$QEMU_BINARY" -accel kvm -cpu host \
-			-machine "$QEMU_MACHINE" -m 256M -nodefaults -display none -no-reboot -serial stdio \
-			-kernel "$b/$QEMU_IMAGE" -initrd "$b/initramfs.cpio" \
-			-append "$QEMU_CMDLINE padjob=boot" </dev/null 2>/dev/null |
+		qemu_cmd "$b/bzImage" "$b/initramfs.cpio" accel=kvm cpu=host memory=256M append=padjob=boot
+		if [[ -w /dev/kvm ]] && with_timeout 60 "${QEMU_CMD[@]}" </dev/null 2>/dev/null |
 			grep -q '^PAD-JOB-EXIT 0'; then
 			echo yes >"$mark"
 		else
@@ -461,11 +528,20 @@ kvm_usable() {
 }
 
 # config_fragments [DIR [NAME]]: the fragments for this queue's x86_64 guest:
-# DIR's (default kernel-config) common ones, then those for the queue's base,
-# then those of build NAME, if it has a directory of its own (kernel-config/san/
-# for the sanitizer build "san"; NAME must not be a queue or arm64).
+# first the kselftest's own config (the tree's tools/testing/selftests/acpi/
+# config, as test farms merge it), then DIR's (default kernel-config) common
+# ones, then those for the queue's base, then those of build NAME, if it has a
+# directory of its own (kernel-config/san/ for the sanitizer build "san"; NAME
+# must not be a queue or arm64). The kselftest's config is read from a copy,
+# $OUT/selftest-acpi.config, rewritten only when it changes: builds of the
+# commits before the selftest patch (scripts/check) merge the same options.
 config_fragments() {
-	local d=${1:-$REPO/kernel-config} name=${2:-}
+	local d=${1:-$REPO/kernel-config} name=${2:-} st=$TREE/tools/testing/selftests/acpi/config
+	if [[ -f $st ]]; then
+		mkdir -p "$OUT"
+		cmp -s "$st" "$OUT/selftest-acpi.config" || cp "$st" "$OUT/selftest-acpi.config"
+		printf '%s\n' "$OUT/selftest-acpi.config"
+	fi
 	ls "$d"/*.config
 	[[ ! -d $d/$PAD_QUEUE ]] || ls "$d/$PAD_QUEUE"/*.config
 	[[ -z $name || ! -d $d/$name ]] || ls "$d/$name"/*.config
@@ -528,8 +604,9 @@ dsdt64_initrd() {
 	mkdir -p "${dat%/*}"
 	if [[ ! -s $dat ]]; then
 		PAD_QUEUE=$PAD_QUEUE "$REPO/scripts/vm" -n "$name" -t 120 dsdt >/dev/null 2>&1 || true
-		sed -n '/^DSDT-BEGIN$/,/^DSDT-END$/{//!p}' "$b/dsdt.log" | base64 -d >"$dat" ||
-			die "could not read the DSDT from the guest (see $b/dsdt.log)"
+		sed -n '/^DSDT-BEGIN$/,/^DSDT-END$/{//!p}' "$b/dsdt.log" | base64 -d >"$dat.$$" ||
+			{ rm -f "$dat.$$"; die "could not read the DSDT from the guest (see $b/dsdt.log)"; }
+		mv -f "$dat.$$" "$dat"
 	fi
 	t=$(mktemp -d)
 	mkdir -p "$t/kernel/firmware/acpi"
@@ -544,8 +621,9 @@ d[9] = 0
 d[9] = -sum(d) & 0xff                            # checksum
 open(sys.argv[2], 'wb').write(d)
 PY
-	(cd "$t" && find kernel | LC_ALL=C sort | cpio -o -H newc --quiet) >"$b/dsdt64.cpio"
+	(cd "$t" && find kernel | LC_ALL=C sort | cpio -o -H newc --quiet) >"$t/dsdt64.cpio"
+	cat "$t/dsdt64.cpio" "$b/initramfs.cpio" >"$b/initramfs-dsdt64.cpio.$$"
+	mv -f "$b/initramfs-dsdt64.cpio.$$" "$b/initramfs-dsdt64.cpio"
 	rm -rf "$t"
-	cat "$b/dsdt64.cpio" "$b/initramfs.cpio" >"$b/initramfs-dsdt64.cpio"
 	printf '%s\n' "$b/initramfs-dsdt64.cpio"
 }

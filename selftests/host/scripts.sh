@@ -29,12 +29,15 @@ cleanup() {
 }
 trap cleanup EXIT
 S=$REPO/scripts
-n=0 failed=0
+# shellcheck source=scripts/tap.sh
+source "$S/tap.sh"
+tap_begin
 
-ok() { n=$((n + 1)); echo "ok $n $*"; }
-not_ok() { n=$((n + 1)); failed=$((failed + 1)); echo "not ok $n $*"; }
-skip() { n=$((n + 1)); echo "ok $n # SKIP $*"; }
-check() { local d=$1; shift; if "$@"; then ok "$d"; else not_ok "$d"; fi; }
+ok() { tap_result 0 "$*"; }
+not_ok() { tap_result 1 "$*"; }
+# skip DESC: REASON
+skip() { tap_result 4 "${1%%: *}" "${1#*: }"; }
+check() { tap_test "$@"; }
 
 # expect_error DESC PATTERN CMD...: CMD exits non-zero and its stderr has
 # an "ERROR: " line matching PATTERN (extended regexp).
@@ -112,6 +115,26 @@ expect_error "apply --upto 1 over unexported work: refuses and says what to run"
 	env KERNEL_TREE="$tmp/k73" "$S/apply" --upto 1
 check "apply --upto 1 over unexported work: the work is still on acpi-pad" \
 	test "$(git -C "$tmp/k73" log -1 --format=%s acpi-pad)" = "my unexported work"
+# The same after a pull changed the queue: scripts/apply had built acpi-pad
+# from a first patch the queue no longer holds (its ref records that), and
+# the work sits on top. scripts/export would overwrite the pulled queue, so
+# the advice must not say to run it.
+g() { git -C "$tmp/k73" -c user.name=t -c user.email=t@t.invalid "$@"; }
+g checkout -q -B acpi-pad acpi-pad-base-7.3
+echo old >"$tmp/k73/old"
+g add old
+g commit -q -m "the first patch as the queue had it before a pull"
+g update-ref refs/acpi-pad/applied-7.3 HEAD
+echo work >"$tmp/k73/work"
+g add work
+g commit -q -m "my work after the pull"
+expect_error "apply over unexported work after the queue changed: refuses" \
+	"branch acpi-pad .* has work that is not in the queue, from commit .*my work after the pull" \
+	env KERNEL_TREE="$tmp/k73" "$S/apply"
+check "apply over unexported work after the queue changed: does not advise exporting over it" \
+	grep -q "The queue has also changed since scripts/apply built acpi-pad" "$tmp/err"
+check "apply over unexported work after the queue changed: advises cherry-picking instead" \
+	grep -q "then cherry-pick them from my-work" "$tmp/err"
 mkdir -p "$tmp/mine"
 echo keep >"$tmp/mine/file"
 expect_error "send --to-dir into a non-empty directory: refuses" \
@@ -244,5 +267,4 @@ else
 	fi
 fi
 
-echo "1..$n"
-((failed == 0))
+tap_end
