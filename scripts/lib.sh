@@ -354,7 +354,7 @@ cover_parts() {
 # differs from the queue. Print nothing when BRANCH is absent, is as
 # scripts/apply built it, or holds exactly the queue.
 unexported() {
-	local t p i=0 q=() c head applied
+	local n c head applied
 	head=$(git -C "$TREE" rev-parse -q --verify "refs/heads/$1") || return 0
 	if applied=$(git -C "$TREE" rev-parse -q --verify "$(applied_ref)"); then
 		[[ $head != "$applied" ]] || return 0
@@ -364,14 +364,23 @@ unexported() {
 			return 0
 		fi
 	fi
+	n=$(queue_diverges "$1")
+	[[ -z $n ]] ||
+		git -C "$TREE" log -1 --format='%h ("%s")' "$(git -C "$TREE" rev-list --reverse "$(base_commit)..$1" | sed -n "${n}p")"
+}
+
+# queue_diverges REV: the number (from 1) of the first of REV's commits since
+# the base whose mail differs from the queue's patch at its place; nothing
+# when each matches (REV may hold fewer commits than the queue).
+queue_diverges() {
+	local t p i=0 q=()
 	t=$(mktemp -d)
 	format_queue "$1" "$t"
 	mapfile -t q < <(series_patches)
 	for p in "$t"/0*.patch; do
 		[[ ${p##*/} == 0000-cover-letter.patch ]] && continue
 		if [[ $i -ge ${#q[@]} ]] || ! cmp -s "$p" "${q[$i]}"; then
-			c=$(git -C "$TREE" rev-list --reverse "$(base_commit)..$1" | sed -n "$((i + 1))p")
-			git -C "$TREE" log -1 --format='%h ("%s")' "$c"
+			echo $((i + 1))
 			break
 		fi
 		i=$((i + 1))
@@ -383,21 +392,8 @@ unexported() {
 # scripts/apply last built the work branch from (a pull or an edit of the
 # queue since); false when they match, or apply never ran.
 queue_moved() {
-	local t p i=0 q=() moved=1
-	git -C "$TREE" rev-parse -q --verify "$(applied_ref)" >/dev/null || return 1
-	t=$(mktemp -d)
-	format_queue "$(applied_ref)" "$t"
-	mapfile -t q < <(series_patches)
-	for p in "$t"/0*.patch; do
-		[[ ${p##*/} == 0000-cover-letter.patch ]] && continue
-		if [[ $i -ge ${#q[@]} ]] || ! cmp -s "$p" "${q[$i]}"; then
-			moved=0
-			break
-		fi
-		i=$((i + 1))
-	done
-	rm -rf "$t"
-	return "$moved"
+	git -C "$TREE" rev-parse -q --verify "$(applied_ref)" >/dev/null &&
+		[[ -n $(queue_diverges "$(applied_ref)") ]]
 }
 
 # unexported_advice COMMIT: what to do with the work branch's commits from
@@ -505,8 +501,8 @@ qemu_cmd() {
 # cpu_model ARCH NAME: the QEMU -cpu value of NAME in
 # scripts/qemu/ARCH-cpus.conf, or NAME itself when that file does not name it.
 cpu_model() {
-	local f=$REPO/scripts/qemu/$1-cpus.conf m
-	m=$(sed -n "s/^$2=//p" "$f" 2>/dev/null | head -n1)
+	local f=$REPO/scripts/qemu/$1-cpus.conf m=""
+	[[ ! -f $f ]] || m=$(sed -n "s/^$2=//p" "$f" | head -n1)
 	printf '%s\n' "${m:-$2}"
 }
 
