@@ -102,10 +102,9 @@ OUT=$PAD_CACHE/out/$PAD_QUEUE
 # Packages every script may need on a fresh Debian 12 machine.
 PAD_PACKAGES=(
 	acpica-tools bc bison build-essential busybox-static ccache clang-19
-	coreutils cpio flex gcc-aarch64-linux-gnu gcc-riscv64-linux-gnu git kmod libelf-dev
+	coreutils cpio curl flex gcc-aarch64-linux-gnu gcc-riscv64-linux-gnu git kmod libelf-dev
 	libc6-dev-arm64-cross libssl-dev lld-19 llvm-19 perl python3 python3-git
-	python3-ply qemu-efi-aarch64 qemu-system-arm qemu-system-x86 rsync sparse
-	xz-utils
+	python3-ply qemu-efi-aarch64 qemu-system-arm qemu-system-x86 rsync xz-utils
 )
 
 _step_n=0
@@ -312,6 +311,28 @@ b4() {
 	fi
 	PYTHONPATH=$d/x/usr/lib/python3/dist-packages /usr/bin/python3 \
 		-c 'import sys; from b4.command import cmd; sys.exit(cmd())' "$@"
+}
+
+# sparse_path: the path of the sparse that scripts/sparse.conf names, built
+# once from its Debian source tarball in $PAD_CACHE/sparse.
+sparse_path() {
+	local d=$PAD_CACHE/sparse url
+	read_conf "$REPO/scripts/sparse.conf" SPARSE package version orig orig_sha256
+	d+=/$SPARSE_VERSION
+	if [[ ! -x $d/sparse ]]; then
+		url=$(debian_mirror)/pool/main/${SPARSE_PACKAGE:0:1}/$SPARSE_PACKAGE/$SPARSE_ORIG
+		log "Building sparse $SPARSE_VERSION from $url"
+		rm -rf "$d"
+		mkdir -p "$d"
+		curl -fsS -o "$d/$SPARSE_ORIG" "$url" ||
+			die "cannot download $url: is the Debian mirror reachable?"
+		sha256sum -c --status <<<"$SPARSE_ORIG_SHA256  $d/$SPARSE_ORIG" ||
+			die "$SPARSE_ORIG: checksum differs from scripts/sparse.conf"
+		tar -xzf "$d/$SPARSE_ORIG" -C "$d" --strip-components=1
+		make -C "$d" -j"$(nproc)" sparse >"$d/build.log" 2>&1 ||
+			{ tail -n 20 "$d/build.log" >&2; die "sparse $SPARSE_VERSION does not build (log: $d/build.log)"; }
+	fi
+	printf '%s\n' "$d/sparse"
 }
 
 # format_queue BRANCH DIR: write BRANCH's commits since the base to DIR as

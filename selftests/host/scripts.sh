@@ -143,6 +143,73 @@ expect_error "send --to-dir into a non-empty directory: refuses" \
 check "send --to-dir into a non-empty directory: it is left as it was" \
 	test "$(ls -A "$tmp/mine")" = file
 
+echo "# scripts/check in the user's tree (KERNEL_TREE)"
+# A 7.3.y tree as a user has it: the series on acpi-pad (with an ABI file,
+# for the abi check's planted defect), a b4 prep branch of their own, a
+# worktree of theirs, and uncommitted work on the branch they have out.
+mk_tree "$tmp/kc" 7 3 4
+env KERNEL_TREE="$tmp/kc" "$S/tree" >/dev/null 2>&1
+gc() { git -C "$tmp/kc" -c user.name=t -c user.email=t@t.invalid "$@"; }
+gc checkout -q -b acpi-pad acpi-pad-base-7.3
+mkdir -p "$tmp/kc/Documentation/ABI/testing"
+printf 'What:\t\t/sys/x\nDescription:\tx\n' >"$tmp/kc/Documentation/ABI/testing/sysfs-x"
+gc add -A
+gc commit -q -m "the series"
+gc branch b4/acpi-pad
+gc checkout -q -b mine
+gc worktree add -q -b theirs "$tmp/kc-theirs"
+echo "uncommitted" >>"$tmp/kc/Makefile"
+kc_state() {
+	git -C "$tmp/kc" for-each-ref --format='%(refname) %(objectname)'
+	git -C "$tmp/kc" worktree list --porcelain
+	git -C "$tmp/kc" status --porcelain
+}
+kc_state >"$tmp/kc.before"
+rc=0
+env KERNEL_TREE="$tmp/kc" "$S/check" queue >"$tmp/out" 2>"$tmp/err" || rc=$?
+check "check queue with KERNEL_TREE: passes" test "$rc" = 0
+# One defect planted in a copy of the queue, one in a commit on top of the
+# series (in a worktree of the user's tree): both must be caught.
+rc=0
+env KERNEL_TREE="$tmp/kc" "$S/check" --self-test queue abi >"$tmp/out" 2>"$tmp/err" || rc=$?
+check "check --self-test queue abi with KERNEL_TREE: both defects caught" \
+	test "$rc" = 0 -a "$(grep -c '^ok ' "$tmp/out")" = 2
+kc_state >"$tmp/kc.after"
+check "check with KERNEL_TREE: the user's branches, worktrees and checkout are as before" \
+	diff -u "$tmp/kc.before" "$tmp/kc.after"
+
+echo "# scripts/stock runs test binaries in guests only"
+# A copy of the scripts whose tree, build, initramfs and vm are stand-ins:
+# the "build" leaves a pad_test that records being run, the "guest" lists
+# one test. The queue is a selftest patch of a scratch tree.
+ks=$tmp/ks
+mk_tree "$ks" 7 3 4
+env KERNEL_TREE="$ks" "$S/tree" >/dev/null 2>&1
+mkdir -p "$ks/tools/testing/selftests/acpi" "$tmp/sq/patches"
+echo 'int main(void) { return 0; }' >"$ks/tools/testing/selftests/acpi/pad_test.c"
+git -C "$ks" add -A
+git -C "$ks" -c user.name=t -c user.email=t@t.invalid commit -q -m "selftests: acpi: Add a test"
+git -C "$ks" format-patch -q -1 -o "$tmp/sq/patches"
+git -C "$ks" reset -q --hard HEAD~
+(cd "$tmp/sq/patches" && ls) >"$tmp/sq/series"
+mkdir -p "$tmp/repo"
+cp -r "$REPO/scripts" "$REPO/bases" "$REPO/selftests" "$REPO/kernel-config" "$tmp/repo/"
+stub() { printf '#!/bin/sh\n%s\n' "$2" >"$tmp/repo/scripts/$1"; chmod +x "$tmp/repo/scripts/$1"; }
+stub tree 'exit 0'
+stub initramfs 'exit 0'
+stub build "t=\$1/tools/testing/selftests/acpi/pad_test
+printf '#!/bin/sh\ntouch $tmp/ran-on-host\necho PAD-TEST t1\n' >\"\$t\"
+chmod +x \"\$t\""
+stub vm "for a; do job=\$a; done
+mkdir -p \"\$PAD_CACHE/out/7.3/stock\"
+printf 'PAD-TEST t1\nok 1 t1\nPAD-JOB-EXIT 0\n' >\"\$PAD_CACHE/out/7.3/stock/\$job.log\""
+rc=0
+env KERNEL_TREE="$ks" PAD_QUEUE_DIR="$tmp/sq" "$tmp/repo/scripts/stock" kselftest >"$tmp/out" 2>"$tmp/err" || rc=$?
+check "stock (build and guest stand-ins): runs to its report" \
+	grep -q '^Tests that fail on the stock 7\.3\.[0-9]* driver: 0$' "$tmp/out"
+check "stock: no test binary ran on the host" test ! -e "$tmp/ran-on-host"
+[[ $rc == 0 ]] || sed 's/^/#   /' "$tmp/err" | tail -n 5
+
 echo "# missing tools and packages"
 # A complete-looking build, so that vm gets past its own checks.
 fake=$PAD_CACHE/out/7.3/pad
