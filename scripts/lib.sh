@@ -314,25 +314,56 @@ b4() {
 }
 
 # sparse_path: the path of the sparse that scripts/sparse.conf names, built
-# once from its Debian source tarball in $PAD_CACHE/sparse.
+# once from its Debian source tarball in $PAD_CACHE/sparse (in a scratch
+# directory, renamed when it is complete).
 sparse_path() {
 	local d=$PAD_CACHE/sparse url
 	read_conf "$REPO/scripts/sparse.conf" SPARSE package version orig orig_sha256
 	d+=/$SPARSE_VERSION
 	if [[ ! -x $d/sparse ]]; then
+		command -v curl >/dev/null || die "could not find curl: install it (apt-get install curl)"
 		url=$(debian_mirror)/pool/main/${SPARSE_PACKAGE:0:1}/$SPARSE_PACKAGE/$SPARSE_ORIG
 		log "Building sparse $SPARSE_VERSION from $url"
-		rm -rf "$d"
-		mkdir -p "$d"
-		curl -fsS -o "$d/$SPARSE_ORIG" "$url" ||
-			die "cannot download $url: is the Debian mirror reachable?"
-		sha256sum -c --status <<<"$SPARSE_ORIG_SHA256  $d/$SPARSE_ORIG" ||
+		rm -rf "$d" "$d.tmp"
+		mkdir -p "$d.tmp"
+		curl -fsSL --retry 3 --connect-timeout 30 -o "$d.tmp/$SPARSE_ORIG" "$url" ||
+			die "cannot download $url: is the Debian mirror reachable, and does it still hold sparse $SPARSE_VERSION (scripts/sparse.conf)?"
+		sha256sum -c --status <<<"$SPARSE_ORIG_SHA256  $d.tmp/$SPARSE_ORIG" ||
 			die "$SPARSE_ORIG: checksum differs from scripts/sparse.conf"
-		tar -xzf "$d/$SPARSE_ORIG" -C "$d" --strip-components=1
-		make -C "$d" -j"$(nproc)" sparse >"$d/build.log" 2>&1 ||
-			{ tail -n 20 "$d/build.log" >&2; die "sparse $SPARSE_VERSION does not build (log: $d/build.log)"; }
+		tar -xzf "$d.tmp/$SPARSE_ORIG" -C "$d.tmp" --strip-components=1
+		make -C "$d.tmp" -j"$(nproc)" sparse >"$d.tmp/build.log" 2>&1 ||
+			{ tail -n 20 "$d.tmp/build.log" >&2; die "sparse $SPARSE_VERSION does not build (log: $d.tmp/build.log)"; }
+		mv "$d.tmp" "$d"
 	fi
 	printf '%s\n' "$d/sparse"
+}
+
+# drop_worktree TREE PATH: remove TREE's worktree at PATH, and its record
+# even when the directory is gone. Not git worktree prune: that would also
+# drop the records of the user's worktrees whose disk is not mounted.
+drop_worktree() {
+	local d common
+	git -C "$1" worktree remove --force "$2" >/dev/null 2>&1 && return 0
+	rm -rf "$2"
+	common=$(git -C "$1" rev-parse --path-format=absolute --git-common-dir)
+	for d in "$common"/worktrees/*/; do
+		[[ -f ${d}gitdir && $(<"${d}gitdir") == "$2/.git" ]] && rm -rf "$d"
+	done
+	return 0
+}
+
+# sparse_checkout WT REV PATTERN...: check out REV, detached, in the
+# worktree WT with only what the (non-cone) PATTERNs name. The patterns go
+# to WT's own info/sparse-checkout and core.sparseCheckout is set for the
+# checkout alone: git sparse-checkout would write extensions.worktreeConfig
+# into the configuration all worktrees of the user's tree share.
+sparse_checkout() {
+	local wt=$1 rev=$2 f
+	shift 2
+	f=$(git -C "$wt" rev-parse --path-format=absolute --git-path info/sparse-checkout)
+	mkdir -p "${f%/*}"
+	printf '%s\n' "$@" >"$f"
+	git -C "$wt" -c core.sparseCheckout=true checkout -q -f --detach "$rev"
 }
 
 # format_queue BRANCH DIR: write BRANCH's commits since the base to DIR as
