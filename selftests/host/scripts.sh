@@ -69,6 +69,7 @@ expect_error "vm -n nosuch: says to build" "build 'nosuch' of queue 7\.3 is inco
 expect_error "initramfs of a missing build: says to build" "no build 'nosuch' .*run scripts/build" \
 	"$S/initramfs" nosuch
 expect_error "apply --upto x: usage" "usage: scripts/apply" "$S/apply" --upto x
+expect_error "kunit with an argument: usage" "usage: scripts/kunit" "$S/kunit" 7.3
 
 echo "# KERNEL_TREE"
 mk_tree() {	# mk_tree DIR [VERSION PATCHLEVEL SUBLEVEL]: a git tree

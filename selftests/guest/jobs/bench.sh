@@ -4,7 +4,8 @@
 #   bench=DRIVER      ours (the series' acpi_pad), period-NNms (the series'
 #                     acpi_pad with another period, /bench/period-NNms.ko),
 #                     stock (the base's acpi_pad with MWAIT ECX=0,
-#                     /bench/stock-ecx0.ko) or powerclamp (intel_powerclamp)
+#                     /bench/stock-ecx0.ko) or powerclamp (intel_powerclamp;
+#                     powerclamp-all is the same, named apart for the host)
 #   benchmode=MODE    accuracy (default), scale or powerclamp
 #   benchn=N          CPUs to force idle (accuracy; default 1)
 #   benchpcts=P,P..   idlepct values (accuracy; default 5,25,50,75,95)
@@ -13,7 +14,10 @@
 # idlepct is what the ACPI PAD driver's sysfs attribute means: the share of
 # its time a forced CPU keeps for tasks. intel_powerclamp is given the same
 # request as its idle percentage, 100 - idlepct, and the CPUs the series'
-# driver would pick.
+# driver would pick. With benchn as large as the number of CPUs, that is
+# every CPU: its default, full-mask mode (the update() callback, package
+# C-state feedback; at most 75 % idle), measured against a first phase
+# with nothing forced, as no CPU is left free for reference.
 #
 # Results are lines for the host (scripts/bench):
 #   BENCH-MARK NAME start|end     frame a phase: the host reads QEMU's CPU time
@@ -29,6 +33,7 @@
 
 arg() { sed -n "s/.* $1=\\([^ ]*\\).*/\\1/p" /proc/cmdline; }
 drv=$(arg bench)
+[ "$drv" != powerclamp-all ] || drv=powerclamp
 mode=$(arg benchmode)
 n=$(arg benchn)
 pcts=$(arg benchpcts | tr , ' ')
@@ -57,8 +62,13 @@ load() {
 	period-*) insmod "/bench/$drv.ko" ;;
 	stock) insmod /bench/stock-ecx0.ko ;;
 	powerclamp)
-		modprobe intel_powerclamp max_idle=100 \
-			cpumask="$(hexmask "$(last_cpus "$n")")" || return 1
+		if [ "$n" -ge "$ncpus" ]; then
+			modprobe intel_powerclamp cpumask="$(hexmask "$cpus")" max_idle=75
+		else
+			# cpumask first: max_idle is checked against it.
+			modprobe intel_powerclamp \
+				cpumask="$(hexmask "$(last_cpus "$n")")" max_idle=100
+		fi || return 1
 		for d in /sys/class/thermal/cooling_device*; do
 			[ "$(cat "$d/type")" = intel_powerclamp ] && cdev=$d
 		done
@@ -163,6 +173,7 @@ accuracy)
 powerclamp)
 	# intel_powerclamp alone, at each idlepct, benchreps times in turn.
 	[ $drv = powerclamp ] || fail "benchmode=powerclamp is for bench=powerclamp"
+	[ "$n" -lt "$ncpus" ] || shares "$drv/none" 0 ""
 	i=0
 	while [ $i -lt "$reps" ]; do
 		for pct in $pcts; do
