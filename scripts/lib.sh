@@ -366,19 +366,22 @@ sparse_checkout() {
 	git -C "$wt" -c core.sparseCheckout=true checkout -q -f --detach "$rev"
 }
 
-# format_queue BRANCH DIR: write BRANCH's commits since the base to DIR as
-# the queue keeps them: format-patch mails, blank context lines as empty
-# lines (see scripts/export), plus 0000-cover-letter.patch.
+# format_queue BRANCH DIR [FROM [PREFIX]]: write BRANCH's commits since the
+# base (or since FROM) to DIR as the queue keeps them: format-patch mails,
+# blank context lines as empty lines (see scripts/export), plus
+# 0000-cover-letter.patch; PREFIX (e.g. RFC) follows PATCH, as b4 puts it.
 format_queue() {
-	local base
-	base=$(base_commit)
+	local base=${3:-}
+	[[ -n $base ]] || base=$(base_commit)
 	# The queue's form, whatever the user's git configuration says.
 	GIT_CONFIG_GLOBAL=/dev/null GIT_CONFIG_NOSYSTEM=1 git -C "$TREE" \
 		-c diff.noprefix=false -c diff.mnemonicPrefix=false -c diff.algorithm=myers \
 		-c diff.renames=true -c diff.relative=false -c diff.suppressBlankEmpty=false \
 		-c format.signOff=false -c format.numbered=auto -c format.suffix=.patch \
 		-c format.thread=false -c format.from=false -c core.abbrev=9 \
-		format-patch -q --zero-commit --no-signature --cover-letter -o "$2" "$base..$1"
+		-c user.name="$PAD_NAME" -c user.email="$PAD_EMAIL" \
+		format-patch -q --zero-commit --no-signature --cover-letter \
+		--subject-prefix="PATCH${4:+ $4}" -o "$2" "$base..$1"
 	# A blank context line is " " in git's output. checkpatch.pl checks a file
 	# that git tracks (as the queue is) as source, where that space is
 	# trailing whitespace; git am, git apply and patch(1) all take an empty
@@ -468,6 +471,45 @@ series_patches() {
 		[[ -z $p || $p == \#* ]] && continue
 		printf '%s\n' "$QUEUE/patches/$p"
 	done <"$QUEUE/series"
+}
+
+# The queue is sent as several series, each marked in the series file by a
+# line "#= NAME [PREFIX...]" before its first patch: the fixes, then the
+# series that build on them, in order. PREFIX (e.g. RFC) goes in front of
+# PATCH in the subjects; each series of the upstream queue has its cover
+# letter in cover-letter-NAME.txt.
+
+# series_names: the names of the series, in order.
+series_names() { awk '$1 == "#=" { print $2 }' "$QUEUE/series"; }
+
+# series_prefix NAME: the subject prefixes of series NAME ("" or "RFC").
+series_prefix() {
+	awk -v n="$1" '$1 == "#=" && $2 == n { $1 = $2 = ""; sub(/^ +/, ""); print }' "$QUEUE/series"
+}
+
+# series_of NAME: the patches of series NAME, in quilt order, as paths.
+series_of() {
+	local p cur=
+	while read -r p; do
+		[[ $p == '#= '* ]] && { cur=$(awk '{ print $2 }' <<<"$p"); continue; }
+		[[ -z $p || $p == \#* || $cur != "$1" ]] && continue
+		printf '%s\n' "$QUEUE/patches/$p"
+	done <"$QUEUE/series"
+}
+
+# check_series_groups: every patch belongs to a series, and no series is
+# empty or named twice; or stop.
+check_series_groups() {
+	local n names total=0
+	names=$(series_names)
+	[[ -n $names ]] || die "$QUEUE/series marks no series (a line \"#= NAME\" before each one's first patch)"
+	[[ -z $(sort <<<"$names" | uniq -d) ]] || die "$QUEUE/series names a series twice: $(sort <<<"$names" | uniq -d | paste -sd' ')"
+	for n in $names; do
+		[[ -n $(series_of "$n") ]] || die "series $n in $QUEUE/series has no patch"
+		total=$((total + $(series_of "$n" | wc -l)))
+	done
+	((total == $(series_patches | wc -l))) ||
+		die "$QUEUE/series lists $(series_patches | wc -l) patches, $total of them after a \"#= NAME\" line: put every patch in a series"
 }
 
 # Run a command with a time limit, killing its whole process group on expiry.

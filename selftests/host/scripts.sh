@@ -143,6 +143,37 @@ expect_error "send --to-dir into a non-empty directory: refuses" \
 	env SUBMITTER="A Tester <a@t.invalid>" "$S/send" --to-dir "$tmp/mine"
 check "send --to-dir into a non-empty directory: it is left as it was" \
 	test "$(ls -A "$tmp/mine")" = file
+# A copy of the queue with one defect each: send refuses before it makes
+# a worktree, a branch or a mail.
+bad_queue() {
+	rm -rf "$tmp/q"
+	mkdir "$tmp/q"
+	cp -r "$REPO"/series "$REPO"/patches "$REPO"/cover-letter-*.txt "$tmp/q"
+	sed -i "$1" "$tmp/q/$2"
+}
+bad_queue '0,/^#= /s//# /' series
+expect_error "send with patches in no series: refuses" \
+	"put every patch in a series" \
+	env PAD_QUEUE_DIR="$tmp/q" SUBMITTER="A Tester <a@t.invalid>" "$S/send" --to-dir "$tmp/out-ungrouped"
+bad_queue '/^#= idle-inject$/s/idle-inject/fixes/' series
+expect_error "send with a series named twice: refuses" \
+	"names a series twice: fixes" \
+	env PAD_QUEUE_DIR="$tmp/q" SUBMITTER="A Tester <a@t.invalid>" "$S/send" --to-dir "$tmp/out-twice"
+bad_queue '$a #= empty' series
+expect_error "send with an empty series: refuses" \
+	"series empty in .* has no patch" \
+	env PAD_QUEUE_DIR="$tmp/q" SUBMITTER="A Tester <a@t.invalid>" "$S/send" --to-dir "$tmp/out-empty"
+bad_queue '' series
+rm "$tmp/q/cover-letter-fixes.txt"
+expect_error "send with a series without its cover letter: refuses" \
+	"series fixes has no cover letter: write .*cover-letter-fixes.txt" \
+	env PAD_QUEUE_DIR="$tmp/q" SUBMITTER="A Tester <a@t.invalid>" "$S/send" --to-dir "$tmp/out-nocover"
+bad_queue 's/^Subject: \(\[[^]]*\]\) .*/Subject: \1 *** SUBJECT HERE ***/' cover-letter-acpi-pad.txt
+expect_error "send with git's placeholders in a cover letter: refuses" \
+	"cover-letter-acpi-pad.txt still has git's placeholders" \
+	env PAD_QUEUE_DIR="$tmp/q" SUBMITTER="A Tester <a@t.invalid>" "$S/send" --to-dir "$tmp/out-placeholder"
+check "send that refused wrote no mail" \
+	test -z "$(ls -d "$tmp"/out-* 2>/dev/null)"
 
 echo "# scripts/check in the user's tree (KERNEL_TREE)"
 # A 7.3.y tree as a user has it: the series on acpi-pad (with an ABI file,
@@ -170,7 +201,7 @@ mkdir -p "$tmp/kc/Documentation/ABI/testing"
 printf 'What:\t\t/sys/x\nDescription:\tx\n' >"$tmp/kc/Documentation/ABI/testing/sysfs-x"
 gc add -A
 gc commit -q -m "the series"
-gc branch b4/acpi-pad
+gc branch b4/acpi-pad-fixes
 gc checkout -q -b mine
 gc worktree add -q -b theirs "$tmp/kc-theirs"
 echo "uncommitted" >>"$tmp/kc/Makefile"
