@@ -209,6 +209,27 @@ online_cpus() {
 	done | sort -n | tr '\n' ' '
 }
 
+# cpulist_cpus LIST...: the CPUs of cpulists ("0-2,5"), one per line;
+# anything else ("(null)" from an empty nohz_full) is ignored.
+cpulist_cpus() {
+	echo "$*" | tr ', ' '\n\n' |
+		awk -F- '$1 ~ /^[0-9]+$/ { e = NF > 1 ? $2 : $1; for (c = $1; c <= e; c++) print c }'
+}
+
+# How many CPUs acpi_pad may force: the online ones but the kept one (the
+# first that is not isolated) and those isolated with isolcpus= or
+# nohz_full=, which are never forced.
+idleable_cpus() {
+	iso=" $(cpulist_cpus "$(cat /sys/devices/system/cpu/isolated \
+		/sys/devices/system/cpu/nohz_full 2>/dev/null)" | tr '\n' ' ') "
+	n=0 kept=
+	for c in $(online_cpus); do
+		case $iso in *" $c "*) continue ;; esac
+		[ -n "$kept" ] && n=$((n + 1)) || kept=$c
+	done
+	echo "$n"
+}
+
 # True while task CPU time can be trusted: the clocksource is still the TSC
 # and nobody marked it or sched_clock unstable (under TCG the clocksource
 # watchdog does that once CPUs idle, unless the guest runs with
