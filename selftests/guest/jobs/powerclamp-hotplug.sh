@@ -20,7 +20,7 @@ done
 [ -n "${pc:-}" ] || { tap_fail "intel_powerclamp has a cooling device"; exit 1; }
 # Its default mode first: every CPU forced, once started (with
 # CONFIG_CPUMASK_OFFSTACK off, the mask stayed empty and none was before
-# patch "thermal: intel: powerclamp: Default to all present CPUs without
+# patch "thermal: intel: powerclamp: Use all CPUs by default without
 # CPUMASK_OFFSTACK").
 diag "intel_powerclamp cpumask=$(cat /sys/module/intel_powerclamp/parameters/cpumask), present CPUs $(cat /sys/devices/system/cpu/present)"
 all=$(online_cpus | sed 's/ $//')
