@@ -143,37 +143,32 @@ expect_error "send --to-dir into a non-empty directory: refuses" \
 	env SUBMITTER="A Tester <a@t.invalid>" "$S/send" --to-dir "$tmp/mine"
 check "send --to-dir into a non-empty directory: it is left as it was" \
 	test "$(ls -A "$tmp/mine")" = file
-# A copy of the queue with one defect each: send refuses before it makes
-# a worktree, a branch or a mail.
+# A copy of the queue with one defect each: send refuses it, before it
+# needs a kernel tree.
 bad_queue() {
 	rm -rf "$tmp/q"
 	mkdir "$tmp/q"
 	cp -r "$REPO"/series "$REPO"/patches "$REPO"/cover-letter-*.txt "$tmp/q"
 	sed -i "$1" "$tmp/q/$2"
 }
+# send_refuses DESC PATTERN OUT: send on the copy refuses with PATTERN.
+send_refuses() {
+	expect_error "send with $1: refuses" "$2" \
+		env PAD_QUEUE_DIR="$tmp/q" SUBMITTER="A Tester <a@t.invalid>" "$S/send" --to-dir "$tmp/out-$3"
+}
 bad_queue '0,/^#= /s//# /' series
-expect_error "send with patches in no series: refuses" \
-	"put every patch in a series" \
-	env PAD_QUEUE_DIR="$tmp/q" SUBMITTER="A Tester <a@t.invalid>" "$S/send" --to-dir "$tmp/out-ungrouped"
+send_refuses "patches in no series" "put every patch in a series" ungrouped
 bad_queue '/^#= idle-inject$/s/idle-inject/fixes/' series
-expect_error "send with a series named twice: refuses" \
-	"names a series twice: fixes" \
-	env PAD_QUEUE_DIR="$tmp/q" SUBMITTER="A Tester <a@t.invalid>" "$S/send" --to-dir "$tmp/out-twice"
+send_refuses "a series named twice" "names a series twice: fixes" twice
 bad_queue '$a #= empty' series
-expect_error "send with an empty series: refuses" \
-	"series empty in .* has no patch" \
-	env PAD_QUEUE_DIR="$tmp/q" SUBMITTER="A Tester <a@t.invalid>" "$S/send" --to-dir "$tmp/out-empty"
+send_refuses "an empty series" "series empty in .* has no patch" empty
 bad_queue '' series
 rm "$tmp/q/cover-letter-fixes.txt"
-expect_error "send with a series without its cover letter: refuses" \
-	"series fixes has no cover letter: write .*cover-letter-fixes.txt" \
-	env PAD_QUEUE_DIR="$tmp/q" SUBMITTER="A Tester <a@t.invalid>" "$S/send" --to-dir "$tmp/out-nocover"
+send_refuses "a series without its cover letter" \
+	"series fixes has no cover letter: write .*cover-letter-fixes.txt" nocover
 bad_queue 's/^Subject: \(\[[^]]*\]\) .*/Subject: \1 *** SUBJECT HERE ***/' cover-letter-acpi-pad.txt
-expect_error "send with git's placeholders in a cover letter: refuses" \
-	"cover-letter-acpi-pad.txt still has git's placeholders" \
-	env PAD_QUEUE_DIR="$tmp/q" SUBMITTER="A Tester <a@t.invalid>" "$S/send" --to-dir "$tmp/out-placeholder"
-check "send that refused wrote no mail" \
-	test -z "$(ls -d "$tmp"/out-* 2>/dev/null)"
+send_refuses "git's placeholders in a cover letter" \
+	"cover-letter-acpi-pad.txt still has git's placeholders" placeholder
 
 echo "# scripts/check in the user's tree (KERNEL_TREE)"
 # A 7.3.y tree as a user has it: the series on acpi-pad (with an ABI file,
