@@ -70,6 +70,10 @@ expect_error "initramfs of a missing build: says to build" "no build 'nosuch' .*
 	"$S/initramfs" nosuch
 expect_error "apply --upto x: usage" "usage: scripts/apply" "$S/apply" --upto x
 expect_error "kunit with an argument: usage" "usage: scripts/kunit" "$S/kunit" 7.3
+expect_error "bench --idle with no number: says what it takes" "--idle takes milliseconds" \
+	"$S/bench" --idle 0,x
+expect_error "bench --rt with a variant: refuses" "--rt takes no other option" \
+	"$S/bench" --rt --period 100
 
 echo "# KERNEL_TREE"
 mk_tree() {	# mk_tree DIR [VERSION PATCHLEVEL SUBLEVEL]: a git tree

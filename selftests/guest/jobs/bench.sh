@@ -1,8 +1,9 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 # One driver's part of scripts/bench, chosen on the kernel command line:
-#   bench=DRIVER      ours (the series' acpi_pad), period-NNms (the series'
-#                     acpi_pad with another period, /bench/period-NNms.ko),
+#   bench=DRIVER      ours (the series' acpi_pad), idle-NNms or period-NNms
+#                     (the series' acpi_pad with NN ms idle periods, or with
+#                     a fixed NN ms period; /bench/DRIVER.ko),
 #                     stock (the base's acpi_pad with MWAIT ECX=0,
 #                     /bench/stock-ecx0.ko) or powerclamp (intel_powerclamp;
 #                     powerclamp-all is the same, named apart for the host)
@@ -11,6 +12,12 @@
 #   benchpcts=P,P..   idlepct values (accuracy; default 5,25,50,75,95)
 #   benchsecs=S       seconds per measurement (default 3)
 #   benchreps=R       measurements per idlepct (powerclamp mode; default 4)
+#   benchwake=P,P..   idlepct values at which a 1 ms sleeper on a forced CPU
+#                     measures its wake-up delay (accuracy; default 50)
+#   benchfifo=R,R..   SCHED_FIFO priorities of more such sleepers, at
+#                     idlepct 50 (accuracy; default none)
+#   benchfree=1       the same sleepers first on the CPU to be forced, while
+#                     it is free (accuracy; reported as pct=100)
 # idlepct is what the ACPI PAD driver's sysfs attribute means: the share of
 # its time a forced CPU keeps for tasks. intel_powerclamp is given the same
 # request as its idle percentage, 100 - idlepct, and the CPUs the series'
@@ -22,7 +29,8 @@
 # Results are lines for the host (scripts/bench):
 #   BENCH-MARK NAME start|end     frame a phase: the host reads QEMU's CPU time
 #   BENCH NAME pct=P forced=C,C shares=CPU:SHARE,...
-#   BENCH-WAKE NAME pct=P cpu=C wake_p50_ms=.. wake_p99_ms=.. wake_max_ms=..
+#   BENCH-WAKE NAME pct=P prio=R cpu=C wake_p50_ms=.. wake_p99_ms=.. wake_max_ms=..
+#                                      (prio=0: a normal task)
 #   BENCH-EVENT NAME request|release T   (CLOCK_MONOTONIC ms)
 #   BENCH-FORCED NAME C,C                the CPUs forced during the request
 #   BENCH-GAP NAME CPU START END         (a busy task kept off its CPU)
@@ -39,7 +47,9 @@ n=$(arg benchn)
 pcts=$(arg benchpcts | tr , ' ')
 secs=$(arg benchsecs)
 reps=$(arg benchreps)
-: "${mode:=accuracy}" "${n:=1}" "${pcts:=5 25 50 75 95}" "${secs:=3}" "${reps:=4}"
+wake=$(arg benchwake | tr , ' ')
+fifo=$(arg benchfifo | tr , ' ')
+: "${mode:=accuracy}" "${n:=1}" "${pcts:=5 25 50 75 95}" "${secs:=3}" "${reps:=4}" "${wake:=50}"
 cpus=$(online_cpus)
 ncpus=$(echo $cpus | wc -w)
 
@@ -59,7 +69,7 @@ hexmask() {
 load() {
 	case $drv in
 	ours) modprobe acpi_pad ;;
-	period-*) insmod "/bench/$drv.ko" ;;
+	idle-* | period-*) insmod "/bench/$drv.ko" ;;
 	stock) insmod /bench/stock-ecx0.ko ;;
 	powerclamp)
 		if [ "$n" -ge "$ncpus" ]; then
@@ -114,6 +124,16 @@ unrequest() {
 	if [ $drv = powerclamp ]; then echo 0 >"$cdev/cur_state"; else fw_exec SETN 0 >/dev/null; fi
 }
 
+# wake NAME PCT CPU PRIO: a 1 ms sleeper on CPU, normal (PRIO 0) or
+# SCHED_FIFO PRIO; one BENCH-WAKE line.
+wake() {
+	if [ "$4" = 0 ]; then
+		echo "BENCH-WAKE $1 pct=$2 prio=0 cpu=$3 $(padbench sleep "$3" "$secs")"
+	else
+		echo "BENCH-WAKE $1 pct=$2 prio=$4 cpu=$3 $(padbench sleep "$3" "$secs" "$4")"
+	fi
+}
+
 # shares NAME PCT FORCED: a busy task on every CPU for $secs s; one BENCH line.
 shares() {
 	echo "BENCH-MARK $1 start"
@@ -155,15 +175,22 @@ echo "BENCH-INFO $drv cpus=$ncpus n=$n"
 case $mode in
 accuracy)
 	shares "$drv/none" 100 ""
+	if [ "$(arg benchfree)" = 1 ]; then
+		set -- $(last_cpus "$n")
+		for r in 0 $fifo; do wake "$drv/free" 100 "$1" "$r"; done
+	fi
 	for pct in $pcts; do
 		force "$n" "$pct" || fail "cannot force $n CPUs at $pct"
 		sleep 1
 		f=$(forced)
 		[ "$(echo $f | wc -w)" = "$n" ] || fail "forced '$f', want $n CPUs"
 		shares "$drv/$pct" "$pct" "$f"
+		set -- $f
+		case " $wake " in
+		*" $pct "*) wake "$drv/$pct" "$pct" "$1" 0 ;;
+		esac
 		if [ "$pct" = 50 ]; then
-			set -- $f
-			echo "BENCH-WAKE $drv/50 pct=50 cpu=$1 $(padbench sleep "$1" "$secs")"
+			for r in $fifo; do wake "$drv/50" 50 "$1" "$r"; done
 		fi
 		release
 	done
@@ -208,6 +235,9 @@ scale)
 *) fail "unknown benchmode=$mode" ;;
 esac
 dmesg_clean || fail "kernel report"
+# Softirq work left pending when a forced CPU stopped its tick.
+n=$(dmesg | grep -c 'NOHZ tick-stop error')
+[ "$n" = 0 ] || echo "BENCH-NOTE $drv: $n 'NOHZ tick-stop error' lines in the kernel log"
 if ! clock_ok 2>/tmp/clock; then
 	# The stock driver marks the TSC unstable itself on CPUs without
 	# NONSTOP_TSC (TCG's): say so with its results instead of skipping.

@@ -5,7 +5,9 @@
  *   padbench busy CPU SECS    spin for SECS seconds; print the share of the
  *                             CPU the task got (its CPU time over wall time)
  *                             and the longest time it was kept off the CPU
- *   padbench sleep CPU SECS   wake up every millisecond for SECS seconds;
+ *   padbench sleep CPU SECS [PRIO]
+ *                             wake up every millisecond for SECS seconds, as
+ *                             a normal task or at SCHED_FIFO priority PRIO;
  *                             print how late the wake-ups were (median, 99th
  *                             percentile, maximum)
  *   padbench trace CPU SECS   spin for SECS seconds; print each time the task
@@ -101,9 +103,17 @@ int main(int argc, char **argv)
 		printf("%.3f\n", now_ms(CLOCK_MONOTONIC));
 		return 0;
 	}
-	if (argc != 4) {
-		fprintf(stderr, "usage: padbench busy|sleep|trace CPU SECS | padbench now\n");
+	if (argc != 4 && !(argc == 5 && !strcmp(argv[1], "sleep"))) {
+		fprintf(stderr, "usage: padbench busy|sleep|trace CPU SECS | padbench sleep CPU SECS PRIO | padbench now\n");
 		return 2;
+	}
+	if (argc == 5) {
+		struct sched_param sp = { .sched_priority = atoi(argv[4]) };
+
+		if (sched_setscheduler(0, SCHED_FIFO, &sp)) {
+			perror("sched_setscheduler");
+			return 1;
+		}
 	}
 	CPU_ZERO(&set);
 	CPU_SET(atoi(argv[2]), &set);
