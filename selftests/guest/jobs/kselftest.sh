@@ -30,7 +30,9 @@ done </tmp/kselftest.res
 forcing() { d=$(pad_dev) && [ -n "$(mask_cpus "$(cat "$d/idlecpus")")" ]; }
 not_forcing() { ! forcing; }
 no_tables() { ! ls -d /sys/kernel/config/acpi/table/ksft_pad* >/dev/null 2>&1; }
-if ! grep -q 'killed by a signal: cleaned up' ./acpi/pad_test; then
+# The 6.12 backport's older pad_test (no firmware part: no KSFTREQ request
+# table) has no signal handler.
+if ! grep -q KSFTREQ ./acpi/pad_test; then
 	tap_skip_desc "pad_test killed by SIGTERM while forcing CPUs cleans up" "this pad_test does not catch signals (the 6.12 backport's)"
 else
 	./acpi/pad_test >/tmp/killed.out 2>&1 &
