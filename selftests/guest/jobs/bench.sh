@@ -18,6 +18,7 @@
 #                     idlepct 50 (accuracy; default none)
 #   benchfree=1       the same sleepers first on the CPU to be forced, while
 #                     it is free (accuracy; reported as pct=100)
+#   benchresponses=R  requests and releases traced (accuracy; default 1)
 # idlepct is what the ACPI PAD driver's sysfs attribute means: the share of
 # its time a forced CPU keeps for tasks. intel_powerclamp is given the same
 # request as its idle percentage, 100 - idlepct, and the CPUs the series'
@@ -31,7 +32,11 @@
 #   BENCH NAME pct=P forced=C,C shares=CPU:SHARE,...
 #   BENCH-WAKE NAME pct=P prio=R cpu=C wake_p50_ms=.. wake_p99_ms=.. wake_max_ms=..
 #                                      (prio=0: a normal task)
-#   BENCH-EVENT NAME request|release T   (CLOCK_MONOTONIC ms)
+#   BENCH-EVENT NAME request|release T   (CLOCK_MONOTONIC ms): the sysfs
+#                                      write (powerclamp), or the start of
+#                                      the table load whose code makes the
+#                                      Notify (PAD drivers)
+#   BENCH-LOAD NAME request|release START END  that table load (padfw -t)
 #   BENCH-FORCED NAME C,C                the CPUs forced during the request
 #   BENCH-GAP NAME CPU START END         (a busy task kept off its CPU)
 #   BENCH-SCALE NAME cpus=M up_ms=.. change_ms=.. down_ms=..
@@ -49,7 +54,9 @@ secs=$(arg benchsecs)
 reps=$(arg benchreps)
 wake=$(arg benchwake | tr , ' ')
 fifo=$(arg benchfifo | tr , ' ')
+responses=$(arg benchresponses)
 : "${mode:=accuracy}" "${n:=1}" "${pcts:=5 25 50 75 95}" "${secs:=3}" "${reps:=4}" "${wake:=50}"
+: "${responses:=1}"
 cpus=$(online_cpus)
 ncpus=$(echo $cpus | wc -w)
 
@@ -111,17 +118,23 @@ forced() {
 	*) mask_cpus "$(idle_mask)" ;;
 	esac
 }
-# Firmware request through the emulated PAD (Notify 0x80), or the cooling
-# device's state for intel_powerclamp, which has no firmware interface.
-request() {
+# event NAME WHAT COUNT: a firmware request for COUNT CPUs through the
+# emulated PAD (Notify 0x80), timed from the start of the table load that
+# makes it (the driver may answer before the load returns); or, for intel_powerclamp, which has no firmware interface, its
+# cooling device's state set to 100 - idlepct (COUNT 0: 0), timed from the
+# write. Prints the BENCH-EVENT line (and BENCH-LOAD).
+event() {
 	if [ $drv = powerclamp ]; then
-		echo $((100 - $2)) >"$cdev/cur_state"
+		t=$(padbench now)
+		echo $(($3 ? 100 - pct : 0)) >"$cdev/cur_state" || return 1
+		echo "BENCH-EVENT $1 $2 $t"
 	else
-		echo "$2" >"$dev/idlepct" && fw_exec SETN "$1" >/dev/null
+		out=$(padfw -t SETN "$3") || return 1
+		set -- "$1" "$2" $out
+		[ "$3" = load ] || return 1
+		echo "BENCH-LOAD $1 $2 $4 $5"
+		echo "BENCH-EVENT $1 $2 $4"
 	fi
-}
-unrequest() {
-	if [ $drv = powerclamp ]; then echo 0 >"$cdev/cur_state"; else fw_exec SETN 0 >/dev/null; fi
 }
 
 # wake NAME PCT CPU PRIO: a 1 ms sleeper on CPU, normal (PRIO 0) or
@@ -149,14 +162,14 @@ shares() {
 
 # response NAME PCT: trace every CPU while the request comes and goes.
 response() {
+	pct=$2
+	[ $drv = powerclamp ] || echo "$pct" >"$dev/idlepct" || fail "cannot set idlepct $pct"
 	for c in $cpus; do padbench trace "$c" 4 >"/tmp/trace.$c" & done
 	sleep 0.5
-	echo "BENCH-EVENT $1 request $(padbench now)"
-	request "$n" "$2" || fail "request failed"
+	event "$1" request "$n" || fail "request failed"
 	sleep 1.5
 	echo "BENCH-FORCED $1 $(forced | tr ' ' ,)"
-	echo "BENCH-EVENT $1 release $(padbench now)"
-	if ! unrequest; then
+	if ! event "$1" release 0; then
 		echo "BENCH-NOTE $drv: the release through the firmware failed; released through sysfs"
 		release
 	fi
@@ -194,8 +207,10 @@ accuracy)
 		fi
 		release
 	done
-	sleep 1
-	response "$drv/response" 50
+	for r in $(seq "$responses"); do
+		sleep 1
+		response "$drv/response.$r" 50
+	done
 	;;
 powerclamp)
 	# intel_powerclamp alone, at each idlepct, benchreps times in turn.
