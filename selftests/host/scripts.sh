@@ -74,6 +74,8 @@ expect_error "bench --idle with no number: says what it takes" "--idle takes mil
 	"$S/bench" --idle 0,x
 expect_error "bench --rt with a variant: refuses" "--rt takes no other option" \
 	"$S/bench" --rt --period 100
+expect_error "bench --rt --unbounded: refuses" "--rt takes no other option" \
+	"$S/bench" --rt --unbounded
 
 echo "# KERNEL_TREE"
 mk_tree() {	# mk_tree DIR [VERSION PATCHLEVEL SUBLEVEL]: a git tree

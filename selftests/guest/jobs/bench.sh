@@ -1,9 +1,10 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 # One driver's part of scripts/bench, chosen on the kernel command line:
-#   bench=DRIVER      ours (the series' acpi_pad), idle-NNms or period-NNms
-#                     (the series' acpi_pad with NN ms idle periods, or with
-#                     a fixed NN ms period; /bench/DRIVER.ko),
+#   bench=DRIVER      ours (the series' acpi_pad), idle-NNms, period-NNms or
+#                     unbounded (the series' acpi_pad with NN ms idle periods,
+#                     with a fixed NN ms period, or without the bound on its
+#                     idle periods; /bench/DRIVER.ko),
 #                     stock (the base's acpi_pad with MWAIT ECX=0,
 #                     /bench/stock-ecx0.ko) or powerclamp (intel_powerclamp;
 #                     powerclamp-all is the same, named apart for the host)
@@ -76,7 +77,7 @@ hexmask() {
 load() {
 	case $drv in
 	ours) modprobe acpi_pad ;;
-	idle-* | period-*) insmod "/bench/$drv.ko" ;;
+	idle-* | period-* | unbounded) insmod "/bench/$drv.ko" ;;
 	stock) insmod /bench/stock-ecx0.ko ;;
 	powerclamp)
 		if [ "$n" -ge "$ncpus" ]; then
