@@ -68,6 +68,8 @@ tap_check "intel_powerclamp with cpumask f starts beside acpi_pad" sh -c "echo 5
 inj=$(injecting_cpus)
 diag "injecting: $inj, forced by acpi_pad: $(idle_mask)"
 tap_check "CPU 0 is clamped and 1-3 still forced: idle injection on 0 1 2 3" [ "$inj" = "0 1 2 3" ]
+tap_check "intel_powerclamp logs that it clamps CPU 0 of 0-3" \
+	sh -c "dmesg | grep -q 'clamping CPUs 0 of 0-3: another idle injection user holds the others'"
 echo 0 >"$pc/cur_state"
 echo 4 >$pcp/cpumask && echo 100 >$pcp/max_idle
 tap_check "acpi_pad still forces 3 CPUs" wait_count 3
