@@ -18,7 +18,9 @@
 #   benchfifo=R,R..   SCHED_FIFO priorities of more such sleepers, at
 #                     idlepct 50 (accuracy; default none)
 #   benchfree=1       the same sleepers first on the CPU to be forced, while
-#                     it is free (accuracy; reported as pct=100)
+#                     it is free (accuracy; reported as pct=100), and how
+#                     long softirq work raised there waits to run, free and
+#                     forced at idlepct 50 (tracefs events irq:softirq_*)
 #   benchresponses=R  requests and releases traced (accuracy; default 1)
 # idlepct is what the ACPI PAD driver's sysfs attribute means: the share of
 # its time a forced CPU keeps for tasks. intel_powerclamp is given the same
@@ -33,6 +35,10 @@
 #   BENCH NAME pct=P forced=C,C shares=CPU:SHARE,...
 #   BENCH-WAKE NAME pct=P prio=R cpu=C wake_p50_ms=.. wake_p99_ms=.. wake_max_ms=..
 #                                      (prio=0: a normal task)
+#   BENCH-SOFTIRQ NAME pct=P cpu=C n=.. p50_ms=.. p99_ms=.. max_ms=..
+#                                      softirq work raised on CPU: from the
+#                                      raise that made a vector pending to
+#                                      its handler's entry
 #   BENCH-EVENT NAME request|release T   (CLOCK_MONOTONIC ms): the sysfs
 #                                      write (powerclamp), or the start of
 #                                      the table load whose code makes the
@@ -148,6 +154,39 @@ wake() {
 	fi
 }
 
+# softirqs NAME PCT CPU: for $secs s, how long each softirq vector raised on
+# CPU stays pending before its handler runs (from the raise that made it
+# pending); one BENCH-SOFTIRQ line, or a BENCH-NOTE without tracefs events.
+softirqs() {
+	t=/sys/kernel/tracing
+	[ -d $t/events ] || mount -t tracefs nodev $t 2>/dev/null
+	if [ ! -d $t/events/irq/softirq_raise ]; then
+		echo "BENCH-NOTE $drv: no tracefs softirq events: softirq wait not measured"
+		return 0
+	fi
+	echo 0 >$t/tracing_on && echo >$t/trace && echo 4096 >$t/buffer_size_kb &&
+		echo 1 >$t/events/irq/softirq_raise/enable &&
+		echo 1 >$t/events/irq/softirq_entry/enable && echo 1 >$t/tracing_on ||
+		fail "cannot trace softirq events"
+	sleep "$secs"
+	echo 0 >$t/tracing_on
+	echo 0 >$t/events/irq/softirq_raise/enable
+	echo 0 >$t/events/irq/softirq_entry/enable
+	awk 'match($0, /[0-9]+\.[0-9]+: softirq_(raise|entry): vec=[0-9]+/) {
+		split(substr($0, RSTART, RLENGTH), f, /[: =]+/)
+		if (f[2] == "softirq_raise") {
+			if (!(f[4] in up)) up[f[4]] = f[1]
+		} else if (f[4] in up) {
+			printf "%.3f\n", (f[1] - up[f[4]]) * 1000
+			delete up[f[4]]
+		}
+	}' $t/per_cpu/cpu"$3"/trace | sort -n >/tmp/softirq
+	echo >$t/trace
+	echo "BENCH-SOFTIRQ $1 pct=$2 cpu=$3 $(awk '{ d[NR] = $1 }
+		END { i = int(NR * 0.99 + 0.999); if (i < 1) i = 1
+		      printf "n=%d p50_ms=%.2f p99_ms=%.2f max_ms=%.2f", NR, d[int((NR + 1) / 2)], d[i], d[NR] }' /tmp/softirq)"
+}
+
 # shares NAME PCT FORCED: a busy task on every CPU for $secs s; one BENCH line.
 shares() {
 	echo "BENCH-MARK $1 start"
@@ -192,6 +231,7 @@ accuracy)
 	if [ "$(arg benchfree)" = 1 ]; then
 		set -- $(last_cpus "$n")
 		for r in 0 $fifo; do wake "$drv/free" 100 "$1" "$r"; done
+		softirqs "$drv/free" 100 "$1"
 	fi
 	for pct in $pcts; do
 		force "$n" "$pct" || fail "cannot force $n CPUs at $pct"
@@ -205,6 +245,7 @@ accuracy)
 		esac
 		if [ "$pct" = 50 ]; then
 			for r in $fifo; do wake "$drv/50" 50 "$1" "$r"; done
+			[ "$(arg benchfree)" != 1 ] || softirqs "$drv/50" 50 "$1"
 		fi
 		release
 	done
