@@ -592,6 +592,29 @@ qemu_cmd() {
 		-append "console=$QEMU_CONSOLE $QEMU_CMDLINE${set[append]:+ ${set[append]}}")
 }
 
+# qmp SOCKET COMMAND: run one QMP command (no arguments) on the QEMU behind
+# the unix socket SOCKET; print its return value as JSON. Fails when QEMU
+# does not answer within 5 s or answers with an error.
+qmp() {
+	python3 - "$1" "$2" <<'PY'
+import json, socket, sys
+s = socket.socket(socket.AF_UNIX)
+s.settimeout(5)
+s.connect(sys.argv[1])
+f = s.makefile('rw')
+json.loads(f.readline())
+for cmd in ('qmp_capabilities', sys.argv[2]):
+    f.write(json.dumps({'execute': cmd}) + '\n')
+    f.flush()
+    r = {}
+    while 'return' not in r and 'error' not in r:
+        r = json.loads(f.readline())
+    if 'error' in r:
+        sys.exit(f"QMP {cmd}: {r['error'].get('desc', r['error'])}")
+print(json.dumps(r['return']))
+PY
+}
+
 # cpu_model ARCH NAME: the QEMU -cpu value of NAME in
 # scripts/qemu/ARCH-cpus.conf, or NAME itself when that file does not name it.
 cpu_model() {
