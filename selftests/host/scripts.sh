@@ -76,6 +76,8 @@ expect_error "bench --rt with a variant: refuses" "--rt takes no other option" \
 	"$S/bench" --rt --period 100
 expect_error "bench --rt --unbounded: refuses" "--rt takes no other option" \
 	"$S/bench" --rt --unbounded
+expect_error "bench --rt --residency: refuses" "--rt takes no other option" \
+	"$S/bench" --rt --residency
 
 echo "# KERNEL_TREE"
 mk_tree() {	# mk_tree DIR [VERSION PATCHLEVEL SUBLEVEL]: a git tree

@@ -2,9 +2,10 @@
 # SPDX-License-Identifier: GPL-2.0
 # One driver's part of scripts/bench, chosen on the kernel command line:
 #   bench=DRIVER      ours (the series' acpi_pad), idle-NNms, period-NNms or
-#                     unbounded (the series' acpi_pad with NN ms idle periods,
-#                     with a fixed NN ms period, or without the bound on its
-#                     idle periods; /bench/DRIVER.ko),
+#                     unbounded or residency (the series' acpi_pad with NN ms
+#                     idle periods, with a fixed NN ms period, without the
+#                     bound on its idle periods, or with them trimmed by the
+#                     idle time really got; /bench/DRIVER.ko),
 #                     stock (the base's acpi_pad with MWAIT ECX=0,
 #                     /bench/stock-ecx0.ko) or powerclamp (intel_powerclamp;
 #                     powerclamp-all is the same, named apart for the host)
@@ -40,10 +41,14 @@
 #                                      raise that made a vector pending to
 #                                      its handler's entry
 #   BENCH-EVENT NAME request|release T   (CLOCK_MONOTONIC ms): the sysfs
-#                                      write (powerclamp), or the start of
-#                                      the table load whose code makes the
-#                                      Notify (PAD drivers)
+#                                      write (powerclamp), or the Notify
+#                                      (PAD drivers: when its work was
+#                                      queued on kacpi_notify, tracefs
+#                                      event workqueue:workqueue_queue_work;
+#                                      without it, the start of the table
+#                                      load whose code makes the Notify)
 #   BENCH-LOAD NAME request|release START END  that table load (padfw -t)
+#   BENCH-NOTIFY NAME request|release T  the Notify, when traced
 #   BENCH-FORCED NAME C,C                the CPUs forced during the request
 #   BENCH-GAP NAME CPU START END         (a busy task kept off its CPU)
 #   BENCH-SCALE NAME cpus=M up_ms=.. change_ms=.. down_ms=..
@@ -83,7 +88,7 @@ hexmask() {
 load() {
 	case $drv in
 	ours) modprobe acpi_pad ;;
-	idle-* | period-* | unbounded) insmod "/bench/$drv.ko" ;;
+	idle-* | period-* | unbounded | residency) insmod "/bench/$drv.ko" ;;
 	stock) insmod /bench/stock-ecx0.ko ;;
 	powerclamp)
 		if [ "$n" -ge "$ncpus" ]; then
@@ -125,22 +130,57 @@ forced() {
 	*) mask_cpus "$(idle_mask)" ;;
 	esac
 }
+# notify_trace on|off: trace the work items queued on kacpi_notify, where
+# ACPICA queues each Notify for its handler (tracefs, CLOCK_MONOTONIC);
+# "off" prints when the first was queued (ms), or nothing if none was
+# traced or the kernel has no such event.
+notify_trace() {
+	tr=/sys/kernel/tracing
+	ev=$tr/events/workqueue/workqueue_queue_work
+	[ -d $tr/events ] || mount -t tracefs nodev $tr 2>/dev/null
+	[ -d $ev ] || return 0
+	if [ "$1" = on ]; then
+		echo 0 >$tr/tracing_on && echo mono >$tr/trace_clock &&
+			echo >$tr/trace &&
+			echo 'workqueue == "kacpi_notify"' >$ev/filter &&
+			echo 1 >$ev/enable && echo 1 >$tr/tracing_on ||
+			fail "cannot trace the Notify"
+		return 0
+	fi
+	echo 0 >$tr/tracing_on
+	echo 0 >$ev/enable
+	awk 'match($0, /[0-9]+\.[0-9]+: workqueue_queue_work:/) {
+		split(substr($0, RSTART, RLENGTH), f, ":")
+		printf "%.3f\n", f[1] * 1000; exit
+	}' $tr/trace
+	echo >$tr/trace
+}
+
 # event NAME WHAT COUNT: a firmware request for COUNT CPUs through the
-# emulated PAD (Notify 0x80), timed from the start of the table load that
-# makes it (the driver may answer before the load returns); or, for intel_powerclamp, which has no firmware interface, its
-# cooling device's state set to 100 - idlepct (COUNT 0: 0), timed from the
-# write. Prints the BENCH-EVENT line (and BENCH-LOAD).
+# emulated PAD (Notify 0x80), timed from the Notify (the table load that
+# makes it runs before it, and the driver may answer before the load
+# returns), or from the start of that load when the Notify is not traced;
+# or, for intel_powerclamp, which has no firmware interface, its cooling
+# device's state set to 100 - idlepct (COUNT 0: 0), timed from the write.
+# Prints the BENCH-EVENT line (and BENCH-LOAD, BENCH-NOTIFY).
 event() {
 	if [ $drv = powerclamp ]; then
 		t=$(padbench now)
 		echo $(($3 ? 100 - pct : 0)) >"$cdev/cur_state" || return 1
 		echo "BENCH-EVENT $1 $2 $t"
 	else
+		notify_trace on
 		out=$(padfw -t SETN "$3") || return 1
+		at=$(notify_trace off)
 		set -- "$1" "$2" $out
 		[ "$3" = load ] || return 1
 		echo "BENCH-LOAD $1 $2 $4 $5"
-		echo "BENCH-EVENT $1 $2 $4"
+		if [ -n "$at" ]; then
+			echo "BENCH-NOTIFY $1 $2 $at"
+			echo "BENCH-EVENT $1 $2 $at"
+		else
+			echo "BENCH-EVENT $1 $2 $4"
+		fi
 	fi
 }
 
