@@ -9,6 +9,8 @@
  *   SETM <mode>    choose the _PUR answer (see PURA)
  *   SETN <count>   set the count and Notify(PAD0, 0x80)
  *   NT81           Notify(PAD0, 0x81); NT90 likewise
+ *   ARMN <count>   set the count and Notify(PAD0, 0x80) at the next read of
+ *                  /sys/bus/acpi/devices/<NTFY>/sun, outside the table load
  * and reads what _OST received from /sys/bus/acpi/devices/<OSTR>/status,
  * which evaluates OSTR's _STA on every read.
  * Build with NO_OST defined (iasl -D NO_OST) for firmware without _OST.
@@ -110,6 +112,36 @@ DefinitionBlock ("pad.aml", "SSDT", 2, "PADTST", "PAD", 0x00000001)
 			{
 				NCPU = Arg0
 				Notify (PAD0, 0x80)
+			}
+
+			/*
+			 * A Notify made as a GPE's method would make it, with no table
+			 * load and no bus scan running (scripts/bench): ARMN stores the
+			 * count, and NTFY's _SUN, which the kernel evaluates on each
+			 * read of its sun attribute and never in a bus scan, sets it
+			 * and makes the Notify once.
+			 */
+			Name (ARMC, Zero)
+			Name (ARMD, Zero)
+			Method (ARMN, 1, Serialized)
+			{
+				ARMC = Arg0
+				ARMD = One
+			}
+
+			Device (NTFY)
+			{
+				Name (_ADR, 0x03)
+				Method (_SUN, 0, Serialized)
+				{
+					If (ARMD)
+					{
+						ARMD = Zero
+						NCPU = ARMC
+						Notify (PAD0, 0x80)
+					}
+					Return (Zero)
+				}
 			}
 
 			Method (NT81, 0, Serialized)

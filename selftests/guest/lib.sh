@@ -115,13 +115,15 @@ fw_mode() { fw_exec SETM "$1"; }
 # fw_notify 81 or 90: Notify(PAD0, 0x81 or 0x90).
 fw_notify() { fw_exec "NT$1"; }
 
-# The status file of \_SB.PAD0.OSTR.
-ost_file() {
+# fw_file DEVICE ATTR: the sysfs file ATTR of \_SB.PAD0.DEVICE.
+fw_file() {
 	for d in /sys/bus/acpi/devices/*; do
-		[ "$(cat "$d/path" 2>/dev/null)" = '\_SB_.PAD0.OSTR' ] && { echo "$d/status"; return 0; }
+		[ "$(cat "$d/path" 2>/dev/null)" = "\\_SB_.PAD0.$1" ] && { echo "$d/$2"; return 0; }
 	done
 	return 1
 }
+# The status file of \_SB.PAD0.OSTR.
+ost_file() { fw_file OSTR status; }
 
 # What _OST last received: "calls arg0 arg1 idled" in decimal, calls modulo
 # 256, the others as 8, 4 and 8 bits (255 15 255 before the first call).

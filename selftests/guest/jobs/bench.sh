@@ -45,10 +45,20 @@
 #                                      (PAD drivers: when its work was
 #                                      queued on kacpi_notify, tracefs
 #                                      event workqueue:workqueue_queue_work;
-#                                      without it, the start of the table
-#                                      load whose code makes the Notify)
-#   BENCH-LOAD NAME request|release START END  that table load (padfw -t)
-#   BENCH-NOTIFY NAME request|release T  the Notify, when traced
+#                                      without it, the start of the read
+#                                      whose _SUN makes the Notify)
+#   BENCH-TRIGGER NAME request|release START END  that read of NTFY's sun
+#   BENCH-WRITE NAME request|release START END    intel_powerclamp's write
+#                                      (it returns once the idle periods
+#                                      ended)
+#   BENCH-NOTIFY NAME request|release T START END SWITCH ON BLOCKED PREEMPTED
+#                                      the Notify, when traced: T as above,
+#                                      its handler's work item's start and
+#                                      end, the first switch to an
+#                                      injection thread after the start,
+#                                      and the handler's worker in between:
+#                                      ms on its CPU, asleep and preempted
+#                                      ("-": not traced)
 #   BENCH-FORCED NAME C,C                the CPUs forced during the request
 #   BENCH-GAP NAME CPU START END         (a busy task kept off its CPU)
 #   BENCH-SCALE NAME cpus=M up_ms=.. change_ms=.. down_ms=..
@@ -105,7 +115,9 @@ load() {
 		;;
 	*) return 1 ;;
 	esac
-	[ $drv = powerclamp ] || { dev=$(pad_dev) && echo 99 >"$dev/rrtime"; }
+	[ $drv = powerclamp ] || {
+		dev=$(pad_dev) && echo 99 >"$dev/rrtime" && ntfy=$(fw_file NTFY sun)
+	}
 }
 force() {
 	if [ $drv = powerclamp ]; then
@@ -131,56 +143,131 @@ forced() {
 	esac
 }
 # notify_trace on|off: trace the work items queued on kacpi_notify, where
-# ACPICA queues each Notify for its handler (tracefs, CLOCK_MONOTONIC);
-# "off" prints when the first was queued (ms), or nothing if none was
+# ACPICA queues each Notify for its handler, when that work item starts
+# and ends (the handler's run), the worker's context switches and when an
+# injection thread (idle_inject/N, the stock driver's acpi_pad/N) is
+# switched in (tracefs, CLOCK_MONOTONIC). "off" prints, in ms, when the
+# first Notify was queued, when its work started and ended, the first
+# switch to an injection thread after the start, and how the worker spent
+# the time from the start to that switch: on its CPU, blocked (asleep) and
+# preempted ("-" for what was not traced); or nothing if no Notify was
 # traced or the kernel has no such event.
 notify_trace() {
 	tr=/sys/kernel/tracing
-	ev=$tr/events/workqueue/workqueue_queue_work
+	wq=$tr/events/workqueue
+	sw=$tr/events/sched/sched_switch
 	[ -d $tr/events ] || mount -t tracefs nodev $tr 2>/dev/null
-	[ -d $ev ] || return 0
+	[ -d $wq/workqueue_queue_work ] || return 0
 	if [ "$1" = on ]; then
 		echo 0 >$tr/tracing_on && echo mono >$tr/trace_clock &&
 			echo >$tr/trace &&
-			echo 'workqueue == "kacpi_notify"' >$ev/filter &&
-			echo 1 >$ev/enable && echo 1 >$tr/tracing_on ||
+			echo 'workqueue == "kacpi_notify"' >$wq/workqueue_queue_work/filter &&
+			echo 1 >$wq/workqueue_queue_work/enable &&
+			echo 1 >$wq/workqueue_execute_start/enable &&
+			echo 1 >$wq/workqueue_execute_end/enable ||
 			fail "cannot trace the Notify"
+		if [ -d $sw ]; then
+			f='prev_comm ~ "kworker/*" || next_comm ~ "kworker/*"'
+			f="$f"' || next_comm ~ "idle_inject/*" || next_comm ~ "acpi_pad/*"'
+			echo "$f" >$sw/filter && echo 1 >$sw/enable ||
+				fail "cannot trace context switches"
+		fi
+		echo 1 >$tr/tracing_on || fail "cannot trace the Notify"
 		return 0
 	fi
 	echo 0 >$tr/tracing_on
-	echo 0 >$ev/enable
-	awk 'match($0, /[0-9]+\.[0-9]+: workqueue_queue_work:/) {
-		split(substr($0, RSTART, RLENGTH), f, ":")
-		printf "%.3f\n", f[1] * 1000; exit
+	echo 0 >$wq/enable
+	[ ! -d $sw ] || echo 0 >$sw/enable
+	awk 'function ms(line) {
+		match(line, /[0-9]+\.[0-9]+: /)
+		return substr(line, RSTART, RLENGTH - 2) * 1000
+	}
+	function work(line) {
+		match(line, /work struct[= ][0-9a-f]+/)
+		return substr(line, RSTART + 12, RLENGTH - 12)
+	}
+	function field(line, name) {
+		match(line, name "=[^ ]+")
+		return substr(line, RSTART + length(name) + 1, RLENGTH - length(name) - 1)
+	}
+	function fmt(x) { return x == "" ? "-" : sprintf("%.3f", x) }
+	/workqueue_queue_work:/ && q == "" { q = ms($0); w = work($0); next }
+	q == "" { next }
+	/workqueue_execute_start:/ && s == "" && work($0) == w {
+		s = ms($0); on = s
+		match($0, /-[0-9]+ +\[/)
+		pid = substr($0, RSTART + 1, RLENGTH - 1) + 0
+	}
+	/workqueue_execute_end:/ && e == "" && work($0) == w { e = ms($0) }
+	!/sched_switch:/ || s == "" || r != "" { next }
+	{ t = ms($0) }
+	field($0, "next_comm") ~ /^(idle_inject|acpi_pad)\// {
+		r = t
+		if (on != "")
+			run += t - on
+		else if (why == "R")
+			cpu += t - off
+		else
+			slept += t - off
+		next
+	}
+	field($0, "prev_pid") == pid && on != "" {
+		run += t - on; on = ""; off = t
+		why = substr(field($0, "prev_state"), 1, 1)
+	}
+	field($0, "next_pid") == pid && on == "" {
+		if (why == "R")
+			cpu += t - off
+		else
+			slept += t - off
+		on = t
+	}
+	END {
+		if (q == "")
+			exit
+		printf "%s %s %s %s", fmt(q), fmt(s), fmt(e), fmt(r)
+		if (r == "")
+			print " - - -"
+		else
+			printf " %.3f %.3f %.3f\n", run, slept, cpu
 	}' $tr/trace
 	echo >$tr/trace
 }
 
 # event NAME WHAT COUNT: a firmware request for COUNT CPUs through the
-# emulated PAD (Notify 0x80), timed from the Notify (the table load that
-# makes it runs before it, and the driver may answer before the load
-# returns), or from the start of that load when the Notify is not traced;
-# or, for intel_powerclamp, which has no firmware interface, its cooling
-# device's state set to 100 - idlepct (COUNT 0: 0), timed from the write.
-# Prints the BENCH-EVENT line (and BENCH-LOAD, BENCH-NOTIFY).
+# emulated PAD: ARMN stores the count (padfw: a table load, and the bus
+# scan it queues, which takes ACPICA's locks), and after that scan a read
+# of NTFY's sun attribute runs its _SUN, which makes Notify(0x80) as a
+# GPE's method would, with no table load or scan in the way (reported as
+# BENCH-TRIGGER NAME WHAT START END); or, for intel_powerclamp, which has
+# no firmware interface, its cooling device's state set to 100 - idlepct
+# (COUNT 0: 0), timed from the write (BENCH-EVENT, BENCH-WRITE).
+# event_done NAME WHAT, once the driver had time to answer: the BENCH-EVENT
+# line for the firmware's request, timed from the Notify (BENCH-NOTIFY),
+# or from the start of the read when the Notify was not traced.
 event() {
 	if [ $drv = powerclamp ]; then
 		t=$(padbench now)
 		echo $(($3 ? 100 - pct : 0)) >"$cdev/cur_state" || return 1
 		echo "BENCH-EVENT $1 $2 $t"
+		echo "BENCH-WRITE $1 $2 $t $(padbench now)"
+		return 0
+	fi
+	padfw ARMN "$3" || return 1
+	sleep 0.3
+	notify_trace on
+	t0=$(padbench now)
+	read -r _ <"$ntfy" || return 1
+	echo "BENCH-TRIGGER $1 $2 $t0 $(padbench now)"
+}
+event_done() {
+	[ $drv != powerclamp ] || return 0
+	at=$(notify_trace off)
+	if [ -n "$at" ]; then
+		echo "BENCH-NOTIFY $1 $2 $at"
+		echo "BENCH-EVENT $1 $2 ${at%% *}"
 	else
-		notify_trace on
-		out=$(padfw -t SETN "$3") || return 1
-		at=$(notify_trace off)
-		set -- "$1" "$2" $out
-		[ "$3" = load ] || return 1
-		echo "BENCH-LOAD $1 $2 $4 $5"
-		if [ -n "$at" ]; then
-			echo "BENCH-NOTIFY $1 $2 $at"
-			echo "BENCH-EVENT $1 $2 $at"
-		else
-			echo "BENCH-EVENT $1 $2 $4"
-		fi
+		echo "BENCH-EVENT $1 $2 $t0"
 	fi
 }
 
@@ -244,16 +331,18 @@ shares() {
 response() {
 	pct=$2
 	[ $drv = powerclamp ] || echo "$pct" >"$dev/idlepct" || fail "cannot set idlepct $pct"
-	for c in $cpus; do padbench trace "$c" 4 >"/tmp/trace.$c" & done
+	for c in $cpus; do padbench trace "$c" 6 >"/tmp/trace.$c" & done
 	sleep 0.5
 	event "$1" request "$n" || fail "request failed"
 	sleep 1.5
+	event_done "$1" request
 	echo "BENCH-FORCED $1 $(forced | tr ' ' ,)"
 	if ! event "$1" release 0; then
 		echo "BENCH-NOTE $drv: the release through the firmware failed; released through sysfs"
 		release
 	fi
 	wait
+	event_done "$1" release
 	for c in $cpus; do sed "s|^gap |BENCH-GAP $1 $c |" "/tmp/trace.$c"; done
 }
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * padfw [-t] METHOD [ARG]: run \_SB.PAD0.METHOD (of selftests/firmware/pad.asl),
+ * padfw METHOD [ARG]: run \_SB.PAD0.METHOD (of selftests/firmware/pad.asl),
  * with one Integer argument if ARG is given, the way the firmware would:
  * from the module-level code of a small SSDT loaded through ACPI configfs
  * (/sys/kernel/config/acpi/table/padfw.N). The method has run when padfw
@@ -18,11 +18,6 @@
  * then reports the waiting workers as hung). So padfw returns only once
  * the scan its load queued has started: \_SB.PAD0.SCNV's _STA counts the
  * scans (pad.asl). Without that device it does not wait.
- *
- * With -t, padfw prints "load START END": CLOCK_MONOTONIC, in ms, when it
- * started the table's load (close(2) of the aml file) and when the load
- * had returned. The method runs, and a Notify it makes is queued, between
- * the two: scripts/bench times the driver from END, and the load apart.
  *
  * ARG is a decimal (or 0x-prefixed) unsigned 64-bit number; a namespace
  * with 32-bit Integers (a revision 1 DSDT) truncates it as ACPICA does.
@@ -142,17 +137,9 @@ static long long read_number(const char *file)
 	return strtoll(buf, NULL, 10);
 }
 
-static double now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
-}
-
 static int usage(void)
 {
-	fprintf(stderr, "usage: padfw [-t] METHOD [ARG]   (METHOD: 4 characters, a method of \\_SB.PAD0)\n");
+	fprintf(stderr, "usage: padfw METHOD [ARG]   (METHOD: 4 characters, a method of \\_SB.PAD0)\n");
 	return 2;
 }
 
@@ -166,15 +153,8 @@ int main(int argc, char **argv)
 	char scan_file[300];
 	long long scans;
 	int n, first, fd;
-	bool times = false;
-	double t0, t1;
 	FILE *hint;
 
-	if (argc > 1 && !strcmp(argv[1], "-t")) {
-		times = true;
-		argc--;
-		argv++;
-	}
 	if (argc < 2 || argc > 3 || strlen(argv[1]) != 4)
 		return usage();
 	if (argc == 3) {
@@ -249,13 +229,11 @@ int main(int argc, char **argv)
 		rmdir(dir);
 		return 1;
 	}
-	t0 = now_ms();
 	if (close(fd)) {
 		fprintf(stderr, "padfw: writing %s: %s\n", path, strerror(errno));
 		rmdir(dir);
 		return 1;
 	}
-	t1 = now_ms();
 	snprintf(path, sizeof(path), "%s/signature", dir);
 	fd = open(path, O_RDONLY);
 	if (fd < 0 || read(fd, sig, sizeof(sig)) != 5 || memcmp(sig, "SSDT\n", 5)) {
@@ -277,8 +255,6 @@ int main(int argc, char **argv)
 		nanosleep(&tick, NULL);
 	}
 
-	if (times)
-		printf("load %.3f %.3f\n", t0, t1);
 	hint = fopen(HINT_FILE, "w");
 	if (hint) {
 		fprintf(hint, "%d\n", n + 1);
