@@ -195,8 +195,7 @@ notify_trace() {
 	q == "" { next }
 	/workqueue_execute_start:/ && s == "" && work($0) == w {
 		s = ms($0); on = s
-		match($0, /-[0-9]+ +\[/)
-		pid = substr($0, RSTART + 1, RLENGTH - 1) + 0
+		pid = match($0, /-[0-9]+ +\[/) ? substr($0, RSTART + 1, RLENGTH - 1) + 0 : -1
 	}
 	/workqueue_execute_end:/ && e == "" && work($0) == w { e = ms($0) }
 	!/sched_switch:/ || s == "" || r != "" { next }
@@ -234,6 +233,22 @@ notify_trace() {
 	echo >$tr/trace
 }
 
+# notify_wait: wait (at most 10 s) until the handler of the Notify traced
+# now (notify_trace on) has returned.
+notify_wait() {
+	[ $drv != powerclamp ] && [ -n "$t0" ] || return 0
+	[ -f /sys/kernel/tracing/events/workqueue/workqueue_execute_end/enable ] || return 0
+	i=0
+	while [ $i -lt 50 ] && ! awk '/workqueue_queue_work:/ && w == "" {
+		match($0, /work struct=[0-9a-f]+/); w = substr($0, RSTART + 12, RLENGTH - 12)
+	}
+	w != "" && /workqueue_execute_end:/ && index($0, "work struct " w ":") { found = 1; exit }
+	END { exit !found }' /sys/kernel/tracing/trace; do
+		sleep 0.2
+		i=$((i + 1))
+	done
+}
+
 # event NAME WHAT COUNT: a firmware request for COUNT CPUs through the
 # emulated PAD: ARMN stores the count (padfw: a table load, and the bus
 # scan it queues, which takes ACPICA's locks), and after that scan a read
@@ -246,6 +261,7 @@ notify_trace() {
 # line for the firmware's request, timed from the Notify (BENCH-NOTIFY),
 # or from the start of the read when the Notify was not traced.
 event() {
+	t0=
 	if [ $drv = powerclamp ]; then
 		t=$(padbench now)
 		echo $(($3 ? 100 - pct : 0)) >"$cdev/cur_state" || return 1
@@ -261,7 +277,7 @@ event() {
 	echo "BENCH-TRIGGER $1 $2 $t0 $(padbench now)"
 }
 event_done() {
-	[ $drv != powerclamp ] || return 0
+	[ $drv != powerclamp ] && [ -n "$t0" ] || return 0
 	at=$(notify_trace off)
 	if [ -n "$at" ]; then
 		echo "BENCH-NOTIFY $1 $2 $at"
@@ -331,16 +347,23 @@ shares() {
 response() {
 	pct=$2
 	[ $drv = powerclamp ] || echo "$pct" >"$dev/idlepct" || fail "cannot set idlepct $pct"
-	for c in $cpus; do padbench trace "$c" 6 >"/tmp/trace.$c" & done
+	rm -f /tmp/trace.stop
+	for c in $cpus; do padbench trace "$c" 60 /tmp/trace.stop >"/tmp/trace.$c" & done
 	sleep 0.5
 	event "$1" request "$n" || fail "request failed"
 	sleep 1.5
+	notify_wait
 	event_done "$1" request
 	echo "BENCH-FORCED $1 $(forced | tr ' ' ,)"
 	if ! event "$1" release 0; then
 		echo "BENCH-NOTE $drv: the release through the firmware failed; released through sysfs"
 		release
 	fi
+	# The busy tasks' traces go on until the release's handler returned,
+	# and 1.5 s more.
+	sleep 1.5
+	notify_wait
+	touch /tmp/trace.stop
 	wait
 	event_done "$1" release
 	for c in $cpus; do sed "s|^gap |BENCH-GAP $1 $c |" "/tmp/trace.$c"; done

@@ -10,9 +10,11 @@
  *                             a normal task or at SCHED_FIFO priority PRIO;
  *                             print how late the wake-ups were (median, 99th
  *                             percentile, maximum)
- *   padbench trace CPU SECS   spin for SECS seconds; print each time the task
- *                             was kept off the CPU for more than 1 ms, as
- *                             "gap START END" (CLOCK_MONOTONIC)
+ *   padbench trace CPU SECS [STOP]
+ *                             spin for SECS seconds, or until the file STOP
+ *                             exists (looked for every 100 ms); print each
+ *                             time the task was kept off the CPU for more
+ *                             than 1 ms, as "gap START END" (CLOCK_MONOTONIC)
  *   padbench now              print CLOCK_MONOTONIC, to line events up with
  *                             a trace
  *
@@ -24,6 +26,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 static double now_ms(clockid_t clk)
 {
@@ -55,15 +58,20 @@ static void busy(double secs)
 	       (now_ms(CLOCK_THREAD_CPUTIME_ID) - c0) / (t - t0), gap);
 }
 
-static void trace(double secs)
+static void trace(double secs, const char *stop)
 {
-	double t0 = now_ms(CLOCK_MONOTONIC), last = t0, t = t0;
+	double t0 = now_ms(CLOCK_MONOTONIC), last = t0, t = t0, looked = t0;
 
 	while (t - t0 < secs * 1e3) {
 		t = now_ms(CLOCK_MONOTONIC);
 		if (t - last > 1)
 			printf("gap %.3f %.3f\n", last, t);
 		last = t;
+		if (stop && t - looked >= 100) {
+			if (!access(stop, F_OK))
+				break;
+			looked = t;
+		}
 	}
 }
 
@@ -103,11 +111,11 @@ int main(int argc, char **argv)
 		printf("%.3f\n", now_ms(CLOCK_MONOTONIC));
 		return 0;
 	}
-	if (argc != 4 && !(argc == 5 && !strcmp(argv[1], "sleep"))) {
-		fprintf(stderr, "usage: padbench busy|sleep|trace CPU SECS | padbench sleep CPU SECS PRIO | padbench now\n");
+	if (argc != 4 && !(argc == 5 && strcmp(argv[1], "busy"))) {
+		fprintf(stderr, "usage: padbench busy|sleep|trace CPU SECS | padbench sleep CPU SECS PRIO | padbench trace CPU SECS STOP | padbench now\n");
 		return 2;
 	}
-	if (argc == 5) {
+	if (argc == 5 && !strcmp(argv[1], "sleep")) {
 		struct sched_param sp = { .sched_priority = atoi(argv[4]) };
 
 		if (sched_setscheduler(0, SCHED_FIFO, &sp)) {
@@ -126,7 +134,7 @@ int main(int argc, char **argv)
 	else if (!strcmp(argv[1], "sleep"))
 		sleeper(atof(argv[3]));
 	else if (!strcmp(argv[1], "trace"))
-		trace(atof(argv[3]));
+		trace(atof(argv[3]), argc == 5 ? argv[4] : NULL);
 	else
 		return 2;
 	return 0;
