@@ -538,21 +538,27 @@ pack_cpio() {
 }
 
 # Compile selftests/firmware/pad.asl (variant: pad, or pad-noost without _OST)
-# into $OUT/aml and print the path of the AML.
+# into $OUT/aml and print the path of the AML. The AML is named by its
+# source's checksum, so checkouts of this repository that share $OUT, even
+# running at once, each boot the firmware of their own source.
 firmware_aml() {
-	local variant=${1:-pad} out=$OUT/aml defs=()
+	local variant=${1:-pad} out=$OUT/aml defs=() src=$REPO/selftests/firmware/pad.asl sum aml
 	[[ $variant == pad-noost ]] && defs=(-D NO_OST)
 	command -v iasl >/dev/null ||
 		die "could not find iasl: install it (apt-get install acpica-tools), or run scripts/test or scripts/demo, which install what they need"
+	[[ -f $src ]] || die "no firmware source $src"
 	mkdir -p "$out"
+	sum=$(sha256sum <"$src")
+	aml=$out/$variant-${sum:0:16}.aml
 	# Compiled under a name of its own and renamed, so that a guest started
 	# meanwhile by another run never reads a half-written table.
-	if [[ ! -f $out/$variant.aml || $REPO/selftests/firmware/pad.asl -nt $out/$variant.aml ]]; then
-		iasl -vs "${defs[@]}" -p "$out/$variant-tmp$$" "$REPO/selftests/firmware/pad.asl" >"$out/$variant.iasl.log" 2>&1 ||
-			{ cat "$out/$variant.iasl.log" >&2; rm -f "$out/$variant-tmp$$".*; die "iasl failed on pad.asl ($variant)"; }
-		mv -f "$out/$variant-tmp$$.aml" "$out/$variant.aml"
+	if [[ ! -f $aml ]]; then
+		iasl -vs "${defs[@]}" -p "$out/$variant-tmp$$" "$src" >"$out/$variant-tmp$$.log" 2>&1 ||
+			{ cat "$out/$variant-tmp$$.log" >&2; rm -f "$out/$variant-tmp$$".*; die "iasl failed on pad.asl ($variant)"; }
+		mv -f "$out/$variant-tmp$$.aml" "$aml"
+		rm -f "$out/$variant-tmp$$.log"
 	fi
-	printf '%s\n' "$out/$variant.aml"
+	printf '%s\n' "$aml"
 }
 
 # qemu_conf NAME: the QEMU settings of scripts/qemu/NAME.conf (x86_64, the

@@ -61,7 +61,8 @@
 #                                      ("-": not traced)
 #   BENCH-FORCED NAME C,C                the CPUs forced during the request
 #   BENCH-GAP NAME CPU START END         (a busy task kept off its CPU)
-#   BENCH-SCALE NAME cpus=M up_ms=.. change_ms=.. down_ms=..
+#   BENCH-SCALE NAME cpus=M forced=N up_ms=.. change_ms=.. down_ms=..
+#                count_ms=.. empty_ms=..
 #   BENCH-FAIL NAME WHY
 #   BENCH-SKIP NAME WHY                this boot cannot measure (exit 4)
 . /pad/lib.sh
@@ -151,7 +152,9 @@ forced() {
 # switch to an injection thread after the start, and how the worker spent
 # the time from the start to that switch: on its CPU, blocked (asleep) and
 # preempted ("-" for what was not traced); or nothing if no Notify was
-# traced or the kernel has no such event.
+# traced or the kernel has no such event. A bus scan of a table load
+# (acpi_table_events_fn) that ran between the Notify and the handler's end
+# leaves /tmp/notify.scan.
 notify_trace() {
 	tr=/sys/kernel/tracing
 	wq=$tr/events/workqueue
@@ -159,6 +162,7 @@ notify_trace() {
 	[ -d $tr/events ] || mount -t tracefs nodev $tr 2>/dev/null
 	[ -d $wq/workqueue_queue_work ] || return 0
 	if [ "$1" = on ]; then
+		rm -f /tmp/notify.scan
 		echo 0 >$tr/tracing_on && echo mono >$tr/trace_clock &&
 			echo >$tr/trace &&
 			echo 'workqueue == "kacpi_notify"' >$wq/workqueue_queue_work/filter &&
@@ -191,7 +195,25 @@ notify_trace() {
 		return substr(line, RSTART + length(name) + 1, RLENGTH - length(name) - 1)
 	}
 	function fmt(x) { return x == "" ? "-" : sprintf("%.3f", x) }
-	/workqueue_queue_work:/ && q == "" { q = ms($0); w = work($0); next }
+	# The bus scan of the arming table load, if it ran while the handler
+	# did (between the Notify and the handler'"'"'s end): flagged for a note.
+	/workqueue_execute_start: .* acpi_table_events_fn/ {
+		started[work($0)] = 1; scanning++
+		if (q != "" && e == "")
+			scan = 1
+	}
+	/workqueue_execute_end: .* acpi_table_events_fn/ {
+		if (q != "" && (e == "" || !(work($0) in started)))
+			scan = 1
+		if (scanning)
+			scanning--
+	}
+	/workqueue_queue_work:/ && q == "" {
+		q = ms($0); w = work($0)
+		if (scanning)
+			scan = 1
+		next
+	}
 	q == "" { next }
 	/workqueue_execute_start:/ && s == "" && work($0) == w {
 		s = ms($0); on = s
@@ -222,6 +244,8 @@ notify_trace() {
 		on = t
 	}
 	END {
+		if (scan)
+			print "scan" >"/tmp/notify.scan"
 		if (q == "")
 			exit
 		printf "%s %s %s %s", fmt(q), fmt(s), fmt(e), fmt(r)
@@ -251,10 +275,12 @@ notify_wait() {
 
 # event NAME WHAT COUNT: a firmware request for COUNT CPUs through the
 # emulated PAD: ARMN stores the count (padfw: a table load, and the bus
-# scan it queues, which takes ACPICA's locks), and after that scan a read
-# of NTFY's sun attribute runs its _SUN, which makes Notify(0x80) as a
-# GPE's method would, with no table load or scan in the way (reported as
-# BENCH-TRIGGER NAME WHAT START END); or, for intel_powerclamp, which has
+# scan it queues, which takes ACPICA's locks; traced from before the load,
+# and a BENCH-NOTE says when that scan ran between the Notify and its
+# handler's end); 0.3 s later, time for that scan to end, a read of NTFY's
+# sun attribute runs its _SUN, which makes Notify(0x80) as a GPE's method
+# would, with no table load or scan in the way (reported as BENCH-TRIGGER
+# NAME WHAT START END); or, for intel_powerclamp, which has
 # no firmware interface, its cooling device's state set to 100 - idlepct
 # (COUNT 0: 0), timed from the write (BENCH-EVENT, BENCH-WRITE).
 # event_done NAME WHAT, once the driver had time to answer: the BENCH-EVENT
@@ -269,9 +295,9 @@ event() {
 		echo "BENCH-WRITE $1 $2 $t $(padbench now)"
 		return 0
 	fi
-	padfw ARMN "$3" || return 1
-	sleep 0.3
 	notify_trace on
+	padfw ARMN "$3" || { notify_trace off >/dev/null; return 1; }
+	sleep 0.3
 	t0=$(padbench now)
 	read -r _ <"$ntfy" || return 1
 	echo "BENCH-TRIGGER $1 $2 $t0 $(padbench now)"
@@ -279,6 +305,8 @@ event() {
 event_done() {
 	[ $drv != powerclamp ] && [ -n "$t0" ] || return 0
 	at=$(notify_trace off)
+	[ ! -f /tmp/notify.scan ] ||
+		echo "BENCH-NOTE $drv: the arming table load's bus scan ran during a Notify's handler (the 0.3 s wait was too short)"
 	if [ -n "$at" ]; then
 		echo "BENCH-NOTIFY $1 $2 $at"
 		echo "BENCH-EVENT $1 $2 ${at%% *}"
@@ -424,6 +452,9 @@ powerclamp)
 scale)
 	# idlecpus 0 -> all -> all - 1 (what a rotation or hotplug does: one
 	# CPU leaves the forced set) -> 0, five times; the time each write takes.
+	# Each time includes starting one padbench: "empty" is that alone (two
+	# timestamps with nothing between them); "count" is the counting of the
+	# forced CPUs between the first two writes, which is not timed as a write.
 	echo 50 >"$dev/idlepct"
 	i=0
 	while [ $i -lt 5 ]; do
@@ -431,12 +462,14 @@ scale)
 		echo "$ncpus" >"$dev/idlecpus"
 		t1=$(padbench now)
 		m=$(echo $(forced) | wc -w)
-		echo $((m - 1)) >"$dev/idlecpus"
 		t2=$(padbench now)
-		echo 0 >"$dev/idlecpus"
+		echo $((m - 1)) >"$dev/idlecpus"
 		t3=$(padbench now)
+		echo 0 >"$dev/idlecpus"
+		t4=$(padbench now)
+		t5=$(padbench now)
 		echo "BENCH-SCALE $drv cpus=$ncpus forced=$m" \
-			"$(echo "$t0 $t1 $t2 $t3" | awk '{ printf "up_ms=%.2f change_ms=%.2f down_ms=%.2f", $2 - $1, $3 - $2, $4 - $3 }')"
+			"$(echo "$t0 $t1 $t2 $t3 $t4 $t5" | awk '{ printf "up_ms=%.2f change_ms=%.2f down_ms=%.2f count_ms=%.2f empty_ms=%.2f", $2 - $1, $4 - $3, $5 - $4, $3 - $2, $6 - $5 }')"
 		sleep 0.5
 		i=$((i + 1))
 	done
